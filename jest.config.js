@@ -1,0 +1,11 @@
+/** Unit tests (test/unit) and e2e tests (test/e2e) run in one jest invocation against real PostgreSQL and Redis. */
+module.exports = {
+  rootDir: '.',
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/test/**/*.spec.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] },
+  moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1' },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  testTimeout: 30000,
+};

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Role } from './account.enums';
+
+/** Operator actions used by the CLI: make an account row exist, grant roles. */
+@Injectable()
+export class AccountAdminService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Creates the account (and its settings row) when missing. A new row has never been refreshed: its
+   * `lastQueueStatus` is `undefined` until someone queues an update.
+   */
+  async ensureAccount(accountId: number, email?: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query('INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING', [accountId]);
+      await manager.query(
+        `INSERT INTO account_settings (account_id, email) VALUES ($1, $2)
+         ON CONFLICT (account_id) DO UPDATE SET email = COALESCE($3, account_settings.email)`,
+        // `.invalid` is reserved for addresses that cannot exist: the user has not given one yet.
+        [accountId, email ?? `account-${accountId}@users.invalid`, email ?? null],
+      );
+    });
+  }
+
+  async grantRole(accountId: number, role: Role, rating = 0): Promise<void> {
+    await this.ensureAccount(accountId);
+    await this.dataSource.query(
+      `INSERT INTO account_roles (account_id, role, rating) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id, role) DO UPDATE SET rating = EXCLUDED.rating`,
+      [accountId, role, rating],
+    );
+  }
+
+  async revokeRole(accountId: number, role: Role): Promise<boolean> {
+    const result: [unknown[], number] = await this.dataSource.query('DELETE FROM account_roles WHERE account_id = $1 AND role = $2', [
+      accountId,
+      role,
+    ]);
+    return result[1] > 0;
+  }
+}

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ApiKeyUsageService } from '../auth/api-key-usage.service';
+import { ApiKeyService } from '../auth/api-key.service';
+import { ClientInfo, SessionService } from '../auth/session.service';
+import { notFound, unauthorized } from '../common/problem/problem.exception';
+import { V1AccountGetSettingsBody } from './dto/account-settings.dto';
+import { V1AccountRefreshSessionBody } from './dto/refresh-session.dto';
+import { AccountSettingsEntity } from './entities/account-settings.entity';
+import { AccountEntity } from './entities/account.entity';
+import { toSettingsBody } from './mappers/settings.mapper';
+
+/** The signed-in user's own account: settings, developer apps with their analytics, sessions. */
+@Injectable()
+export class AccountSettingsService {
+  constructor(
+    @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
+    @InjectRepository(AccountSettingsEntity) private readonly settings: Repository<AccountSettingsEntity>,
+    private readonly apiKeys: ApiKeyService,
+    private readonly usage: ApiKeyUsageService,
+    private readonly sessions: SessionService,
+  ) {}
+
+  async getSettings(accountId: number): Promise<V1AccountGetSettingsBody> {
+    const [account, settings] = await Promise.all([
+      this.accounts.findOne({ where: { accountId } }),
+      this.settings.findOne({ where: { accountId } }),
+    ]);
+    if (!account || !settings) throw notFound(`Account ${accountId} has no settings.`);
+    const [keys, sessions] = await Promise.all([this.apiKeys.listForAccount(accountId), this.sessions.listActive(accountId)]);
+    const { perKey, total } = await this.usage.analytics(keys.map((key) => key.keyId));
+    return toSettingsBody({ account, settings, keys, sessions, perKey, total });
+  }
+
+  async refreshSession(refreshToken: string, client: ClientInfo): Promise<V1AccountRefreshSessionBody> {
+    const issued = await this.sessions.refresh(refreshToken, client);
+    if (!issued) throw unauthorized('The refresh token is not valid or has expired.');
+    return {
+      sessionToken: issued.sessionToken,
+      sessionExpiresAt: issued.session.expiresAt.toISOString(),
+      refreshToken: issued.refreshToken,
+      refreshExpiresAt: issued.session.refreshExpiresAt.toISOString(),
+    };
+  }
+}

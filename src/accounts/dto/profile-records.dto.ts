@@ -1,0 +1,29 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ROLES } from '../account.enums';
+
+export const CONNECTION_PROVIDERS = ['discord', 'patreon', 'kick', 'reddit', 'twitch', 'youtube', 'x', 'domain'] as const;
+export const IMAGE_TYPES = ['avatar', 'background', 'avatar_frame', 'animated_avatar', 'mini_background'] as const;
+
+export class Connection {
+  @ApiProperty({ example: '123456' }) connectionId: string;
+  @ApiProperty({ example: '123456' }) externalId: string;
+  @ApiProperty({ enum: CONNECTION_PROVIDERS }) provider: (typeof CONNECTION_PROVIDERS)[number];
+  @ApiProperty() name: string;
+  @ApiProperty() avatar: string;
+  @ApiProperty() failed: boolean;
+  @ApiProperty() hide: boolean;
+  @ApiProperty() verified: boolean;
+}
+
+export class Image {
+  @ApiProperty({ description: 'Only one image per type is active.' }) active: boolean;
+  @ApiProperty({ example: 'avatar.png' }) fileName: string;
+  @ApiProperty({ example: 'img_wasd123' }) imageId: string;
+  @ApiProperty({ enum: IMAGE_TYPES }) imageType: (typeof IMAGE_TYPES)[number];
+}
+
+export class RoleRecord {
+  @ApiProperty({ enum: ROLES }) role: (typeof ROLES)[number];
+  @ApiProperty({ type: 'integer', description: 'Higher means higher precedence.' }) rating: number;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) extras: Record<string, unknown> | null;
+}

@@ -1,0 +1,17 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+
+export class V1AccountRefreshSessionRequest {
+  @ApiProperty({ description: 'The refresh token issued with the current session.' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(256)
+  refreshToken: string;
+}
+
+export class V1AccountRefreshSessionBody {
+  @ApiProperty({ example: 'auth_', description: 'The new bearer token.' }) sessionToken: string;
+  @ApiProperty({ format: 'date-time' }) sessionExpiresAt: string;
+  @ApiProperty({ description: 'The new refresh token; the one sent is no longer valid.' }) refreshToken: string;
+  @ApiProperty({ format: 'date-time' }) refreshExpiresAt: string;
+}

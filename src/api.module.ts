@@ -1,0 +1,39 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { AccountsModule } from './accounts/accounts.module';
+import { AuthModule } from './auth/auth.module';
+import { CredentialGuard } from './auth/guards/credential.guard';
+import { HealthController } from './common/health/health.controller';
+import { JsonBodyMiddleware } from './common/http/json-body.middleware';
+import { RequestIdMiddleware } from './common/http/request-id.middleware';
+import { WireValidationPipe } from './common/http/validation';
+import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
+import { SchemasController } from './common/openapi/schemas.controller';
+import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
+import { SchemaLinkInterceptor } from './common/wire/schema-link.interceptor';
+import { AppConfig } from './config/app-config';
+import { CoreModule } from './core.module';
+import { StatsModule } from './stats/stats.module';
+
+/** The HTTP process: the area modules' controllers behind the global guard, pipe, filter and interceptor. */
+@Module({})
+export class ApiModule implements NestModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [CoreModule.forRoot(config), AuthModule, AccountsModule, StatsModule],
+      controllers: [HealthController, SchemasController],
+      providers: [
+        JsonSchemaRegistry,
+        { provide: APP_GUARD, useClass: CredentialGuard },
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        { provide: APP_PIPE, useClass: WireValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: SchemaLinkInterceptor },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestIdMiddleware, JsonBodyMiddleware).forRoutes('*');
+  }
+}

@@ -1,0 +1,135 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { DynamicModule, Module } from '@nestjs/common';
+import { AccountAdminService } from './accounts/account-admin.service';
+import { ROLES, Role } from './accounts/account.enums';
+import { AccountsModule } from './accounts/accounts.module';
+import { ApiKeyService } from './auth/api-key.service';
+import { AuthModule } from './auth/auth.module';
+import { DEVELOPER_APP_ENVIRONMENTS, DeveloperAppEnvironment } from './auth/entities/api-key.entity';
+import { SessionService } from './auth/session.service';
+import { JsonLogger } from './common/logging/json-logger';
+import { AppConfig } from './config/app-config';
+import { processConfig } from './config/config.module';
+import { CoreModule } from './core.module';
+import { prepareDatabase } from './database/prepare-database';
+import { exitOnBootFailure } from './boot';
+
+const USAGE = `usage: npm run cli -- <command>
+  api-key create --account <accountId> [--name N] [--description D] [--environment production|development|staging]
+  api-key list [--account <accountId>]
+  api-key revoke <keyId>
+  session create --account <accountId> [--email E] [--ip IP] [--user-agent UA]
+  session list [--account <accountId>]
+  session revoke <sessionId>
+  role grant --account <accountId> --role <role>
+  role revoke --account <accountId> --role <role>
+A new secret is printed as the last line of stdout, once; only its hash is stored.`;
+
+class UsageError extends Error {}
+
+@Module({})
+class CliModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: CliModule, imports: [CoreModule.forRoot(config), AuthModule, AccountsModule] };
+  }
+}
+
+function parse(argv: string[]) {
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i].startsWith('--')) {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`${argv[i]} needs a value`);
+      flags.set(argv[i].slice(2), value);
+      i++;
+    } else positional.push(argv[i]);
+  }
+  return { positional, flags };
+}
+
+function accountIdFlag(flags: Map<string, string>, required: true): number;
+function accountIdFlag(flags: Map<string, string>, required: false): number | undefined;
+function accountIdFlag(flags: Map<string, string>, required: boolean): number | undefined {
+  const raw = flags.get('account');
+  if (raw === undefined) {
+    if (required) throw new UsageError('--account is required');
+    return undefined;
+  }
+  if (!/^\d+$/.test(raw) || Number(raw) > 2 ** 31 - 1) throw new UsageError('--account must be an account id (0..2147483647)');
+  return Number(raw);
+}
+
+function out(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { positional, flags } = parse(argv);
+  const [area, action, target] = positional;
+  if (!area || !action) throw new UsageError('missing command');
+  const config = processConfig();
+  JsonLogger.setLevel('warn');
+  await prepareDatabase(config);
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error'] });
+  try {
+    const accounts = app.get(AccountAdminService);
+    const keys = app.get(ApiKeyService);
+    const sessions = app.get(SessionService);
+    const command = `${area} ${action}`;
+    if (command === 'api-key create') {
+      const accountId = accountIdFlag(flags, true);
+      const environment = (flags.get('environment') ?? 'production') as DeveloperAppEnvironment;
+      if (!DEVELOPER_APP_ENVIRONMENTS.includes(environment)) throw new UsageError(`--environment must be one of ${DEVELOPER_APP_ENVIRONMENTS.join(', ')}`);
+      await accounts.ensureAccount(accountId);
+      const { key, secret } = await keys.create({ accountId, name: flags.get('name') ?? 'CLI key', description: flags.get('description'), environment });
+      out(`created API key ${key.keyId} for account ${accountId} (${key.environment}); the secret follows and is not shown again:`);
+      out(secret);
+    } else if (command === 'api-key list') {
+      const accountId = accountIdFlag(flags, false);
+      const list = accountId === undefined ? await keys.listAll() : await keys.listForAccount(accountId, true);
+      for (const key of list) {
+        out([key.keyId, key.accountId, key.environment, ApiKeyService.masked(key), key.revokedAt ? 'revoked' : 'active', key.name].join('\t'));
+      }
+    } else if (command === 'api-key revoke') {
+      if (!target) throw new UsageError('api-key revoke needs a key id');
+      out((await keys.revoke(target)) ? `revoked ${target}` : `no active key ${target}`);
+    } else if (command === 'session create') {
+      const accountId = accountIdFlag(flags, true);
+      await accounts.ensureAccount(accountId, flags.get('email'));
+      const issued = await sessions.create(accountId, { ip: flags.get('ip') ?? '127.0.0.1', userAgent: flags.get('user-agent') ?? 'cli' });
+      out(`created session ${issued.session.sessionId} for account ${accountId}, expires ${issued.session.expiresAt.toISOString()}`);
+      out(`refresh token: ${issued.refreshToken}`);
+      out(issued.sessionToken);
+    } else if (command === 'session list') {
+      const accountId = accountIdFlag(flags, false);
+      const list = accountId === undefined ? await sessions.listAll() : await sessions.listActive(accountId);
+      for (const s of list) out([s.sessionId, s.accountId, s.expiresAt.toISOString(), s.revokedAt ? 'revoked' : 'active', s.ip].join('\t'));
+    } else if (command === 'session revoke') {
+      if (!target) throw new UsageError('session revoke needs a session id');
+      out((await sessions.revoke(target)) ? `revoked ${target}` : `no active session ${target}`);
+    } else if (command === 'role grant' || command === 'role revoke') {
+      const accountId = accountIdFlag(flags, true);
+      const role = flags.get('role') as Role;
+      if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      if (action === 'grant') await accounts.grantRole(accountId, role);
+      else await accounts.revokeRole(accountId, role);
+      out(`${action === 'grant' ? 'granted' : 'revoked'} ${role} for account ${accountId}`);
+    } else {
+      throw new UsageError(`unknown command "${command}"`);
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+exitOnBootFailure(async () => {
+  try {
+    await run(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n${USAGE}\n`);
+    process.exitCode = 2;
+  }
+});

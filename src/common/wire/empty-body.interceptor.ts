@@ -1,0 +1,28 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Request } from 'express';
+import { unprocessable } from '../problem/problem.exception';
+
+/** For operations without a request body: accept no body or `{}`, and name any field sent as unknown. */
+@Injectable()
+export class EmptyBodyInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler) {
+    const body: unknown = context.switchToHttp().getRequest<Request>().body;
+    if (body !== undefined && body !== null) {
+      if (typeof body !== 'object' || Array.isArray(body)) {
+        throw unprocessable('This operation takes no request body.', [{ location: 'body', message: 'expected no body', value: body }]);
+      }
+      const fields = Object.keys(body);
+      if (fields.length > 0) {
+        throw unprocessable(
+          'This operation takes no request body.',
+          fields.map((field) => ({
+            location: `body.${field}`,
+            message: `unknown field "${field}"`,
+            value: (body as Record<string, unknown>)[field],
+          })),
+        );
+      }
+    }
+    return next.handle();
+  }
+}

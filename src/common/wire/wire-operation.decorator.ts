@@ -1,0 +1,63 @@
+import { applyDecorators, HttpCode, Post, SetMetadata, Type, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { Auth, AuthPolicy } from '../../auth/auth.decorator';
+import { ProblemDetailsDto } from '../problem/problem-details.dto';
+import { EmptyBodyInterceptor } from './empty-body.interceptor';
+
+export const WIRE_SCHEMA = 'wire:schema';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Malformed request (invalid JSON)',
+  401: 'Credential missing, invalid or of the wrong kind',
+  403: 'Authenticated but not allowed',
+  404: 'The referenced resource is unknown',
+  409: 'Conflict',
+  422: 'Validation failure',
+  429: 'Rate limited',
+  500: 'Internal error',
+  503: 'A backing service is temporarily unavailable',
+};
+
+export interface WireOperationOptions {
+  /** Wire operation id, also the path: `POST /v1/<operationId>`. */
+  operationId: string;
+  summary: string;
+  auth: AuthPolicy;
+  /** Response DTO; its class name is the wire schema name used for `$schema`. Omit for a 204. */
+  response?: Type<unknown>;
+  /** Error statuses the wire reference lists for the operation. */
+  errors: number[];
+  /** The operation takes no body: anything but nothing or `{}` is a 422. */
+  noBody?: boolean;
+  description?: string;
+}
+
+/**
+ * Declares one wire operation: route, status, credential policy, `$schema` name and the OpenAPI entry, so a
+ * controller method carries its whole contract in one place and delegates the rest.
+ */
+export function WireOperation(options: WireOperationOptions) {
+  const decorators = [
+    Post(options.operationId),
+    HttpCode(options.response ? 200 : 204),
+    Auth(options.auth),
+    ApiOperation({ operationId: options.operationId, summary: options.summary, description: options.description }),
+    ApiExtraModels(ProblemDetailsDto),
+    ...options.errors.map((status) =>
+      ApiResponse({
+        status,
+        description: STATUS_TEXT[status] ?? 'Error',
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ErrorModel' } } },
+      }),
+    ),
+  ];
+  if (options.response) {
+    decorators.push(ApiOkResponse({ type: options.response }), SetMetadata(WIRE_SCHEMA, options.response.name));
+  } else {
+    decorators.push(ApiNoContentResponse({ description: 'Accepted; no body.' }));
+  }
+  if (options.noBody) {
+    decorators.push(UseInterceptors(EmptyBodyInterceptor), ApiBody({ required: false, schema: { type: 'object', maxProperties: 0 } }));
+  }
+  return applyDecorators(...decorators);
+}

@@ -1,0 +1,139 @@
+/**
+ * The service's whole configuration, read from the environment and validated exactly once at boot.
+ * Nothing else in the code base reads `process.env`: everything receives an AppConfig.
+ */
+export type PlatformMode = 'live' | 'simulator';
+
+export interface AppConfig {
+  serviceName: string;
+  nodeEnv: string;
+  port: number;
+  publicBaseUrl: string;
+  databaseUrl: string;
+  redisUrl: string;
+  /** Prefix of every Redis key the service writes (queues, counters, pub/sub), so several instances can share one Redis. */
+  redisPrefix: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  bodyLimitBytes: number;
+  sessionTtlHours: number;
+  refreshTtlDays: number;
+  apiKeyRateLimitPerMinute: number;
+  platform: {
+    mode: PlatformMode;
+    apiUrl: string;
+    communityUrl: string;
+    apiKey: string | null;
+    timeoutMs: number;
+    maxRetries: number;
+    dailyCallBudget: number;
+  };
+  simulator: {
+    /** Start the simulator inside the API process (simulator mode, no explicit PLATFORM_API_URL). */
+    embedded: boolean;
+    port: number;
+    seed: number;
+    accounts: number;
+    latencyMs: number;
+    tickMs: number;
+  };
+  queue: {
+    updateCooldownSeconds: number;
+    concurrency: number;
+    attempts: number;
+    lockDurationMs: number;
+    stalledIntervalMs: number;
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {}
+
+const SERVICE_NAME = 'badge_stats';
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, fallback: string, protocols: string[]): string {
+  const raw = env[name] || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${redactUrl(raw)}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = (env[name] || fallback) as T;
+  if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
+/** Removes credentials from a URL before it is shown in an error or a log line. */
+export function redactUrl(raw: string): string {
+  return raw.replace(/\/\/([^/@]*)@/, '//***@').replace(/([?&]key=)[^&]*/g, '$1***');
+}
+
+export function loadConfig(env: Env): AppConfig {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const simulatorPort = int(env, 'SIMULATOR_PORT', 3100, 0, 65535);
+  const apiKey = env.PLATFORM_API_KEY?.trim() || null;
+  const mode: PlatformMode = apiKey ? 'live' : 'simulator';
+  const explicitApiUrl = Boolean(env.PLATFORM_API_URL);
+  const simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
+  const liveApiUrl = 'https://api.steampowered.com';
+  const liveCommunityUrl = 'https://steamcommunity.com';
+  const apiUrl = url(env, 'PLATFORM_API_URL', mode === 'live' ? liveApiUrl : simulatorUrl, ['http:', 'https:']);
+  return {
+    serviceName: SERVICE_NAME,
+    nodeEnv: env.NODE_ENV || 'development',
+    port,
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']),
+    databaseUrl: url(env, 'DATABASE_URL', `postgres://postgres@127.0.0.1:5432/${SERVICE_NAME}`, ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    redisPrefix: env.REDIS_PREFIX || SERVICE_NAME,
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 16 * 1024 * 1024),
+    sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 24, 1, 24 * 365),
+    refreshTtlDays: int(env, 'REFRESH_TTL_DAYS', 30, 1, 365),
+    apiKeyRateLimitPerMinute: int(env, 'API_KEY_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    platform: {
+      mode,
+      apiUrl,
+      communityUrl: url(env, 'PLATFORM_COMMUNITY_URL', mode === 'live' && !explicitApiUrl ? liveCommunityUrl : apiUrl, [
+        'http:',
+        'https:',
+      ]),
+      apiKey,
+      timeoutMs: int(env, 'PLATFORM_TIMEOUT_MS', 10_000, 100, 120_000),
+      maxRetries: int(env, 'PLATFORM_MAX_RETRIES', 4, 0, 10),
+      dailyCallBudget: int(env, 'PLATFORM_DAILY_CALL_BUDGET', 100_000, 1, 100_000_000),
+    },
+    simulator: {
+      embedded: mode === 'simulator' && !explicitApiUrl,
+      port: simulatorPort,
+      seed: int(env, 'SIMULATOR_SEED', 1, 0, 2 ** 31 - 1),
+      accounts: int(env, 'SIMULATOR_ACCOUNTS', 2000, 1, 1_000_000),
+      latencyMs: int(env, 'SIMULATOR_LATENCY_MS', 0, 0, 60_000),
+      tickMs: int(env, 'SIMULATOR_TICK_MS', 60_000, 10, 86_400_000),
+    },
+    queue: {
+      updateCooldownSeconds: int(env, 'UPDATE_COOLDOWN_SECONDS', 3600, 0, 30 * 86400),
+      concurrency: int(env, 'WORKER_CONCURRENCY', 4, 1, 64),
+      attempts: int(env, 'UPDATE_ATTEMPTS', 5, 1, 50),
+      lockDurationMs: int(env, 'UPDATE_LOCK_MS', 30_000, 1000, 600_000),
+      stalledIntervalMs: int(env, 'UPDATE_STALLED_CHECK_MS', 15_000, 500, 600_000),
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { AccountRoleEntity } from '../accounts/entities/account-role.entity';
+import { AccountSettingsEntity } from '../accounts/entities/account-settings.entity';
+import { AccountEntity } from '../accounts/entities/account.entity';
+import { ApiKeyUsageEntity } from '../auth/entities/api-key-usage.entity';
+import { ApiKeyEntity } from '../auth/entities/api-key.entity';
+import { UserSessionEntity } from '../auth/entities/user-session.entity';
+
+/** Every entity of the service; the data source, the migration generator and the drift check all use this list. */
+export const ENTITIES = [
+  AccountEntity,
+  AccountSettingsEntity,
+  AccountRoleEntity,
+  ApiKeyEntity,
+  ApiKeyUsageEntity,
+  UserSessionEntity,
+];

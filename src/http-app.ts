@@ -1,0 +1,27 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { ApiModule } from './api.module';
+import { JsonLogger } from './common/logging/json-logger';
+import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
+import { createOpenApiDocument } from './common/openapi/openapi';
+import { AppConfig } from './config/app-config';
+
+/**
+ * Builds the HTTP application exactly as production runs it; main.ts listens on it and the e2e tests drive
+ * it with supertest, so both exercise the same guards, pipes, filters and documents.
+ */
+export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {
+  JsonLogger.setLevel(config.logLevel);
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
+    bodyParser: false,
+    logger: new JsonLogger(),
+    abortOnError: false,
+  });
+  app.disable('x-powered-by');
+  app.enableShutdownHooks();
+  const document = createOpenApiDocument(app);
+  app.get(JsonSchemaRegistry).load(document, config.publicBaseUrl);
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  return app;
+}

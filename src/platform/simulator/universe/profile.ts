@@ -1,0 +1,133 @@
+import { chooseLocation, type LocationChoice } from './locations';
+import { activityOf, craftsBy } from './activity';
+import { PLATFORM_START_SEC } from './time';
+import { ADJECTIVES, FIRST_NAMES, HANDLE_PARTS, LAST_NAMES, NOUNS } from './words';
+import { GROUP_ID_BASE, steamIdOf, type World } from './world';
+import type { VanityCodec } from './vanity';
+import { Salt, hash, hex40, intIn, logUniformInt, pick, unit } from '../random';
+import type { PlayerBans, PlayerSummary } from 'src/platform/client/platform.types';
+
+/** Everything static about an account (the "truth" behind GetPlayerSummaries), plus its privacy. */
+export interface AccountProfile {
+  accountId: number;
+  steamId: string;
+  /** ~10% of accounts: communityvisibilitystate 1. */
+  isPrivate: boolean;
+  personaName: string;
+  vanity: string | null;
+  profileUrl: string;
+  avatarHash: string;
+  timeCreated: number;
+  realName: string | null;
+  location: LocationChoice | null;
+  /** Groups in join order (gids as decimal strings). */
+  groups: string[];
+}
+
+export function profileOf(w: World, vanity: VanityCodec, accountId: number): AccountProfile {
+  const h = (salt: number, k = 0): number => hash(w.seed, salt, accountId, k);
+  const steamId = steamIdOf(accountId);
+  const name = vanity.vanityOf(accountId);
+  // Older accounts have lower ids, as on the real platform; jitter keeps neighbours from sharing a second.
+  const span = w.time.epochSec - 30 * 86_400 - PLATFORM_START_SEC;
+  const timeCreated = Math.floor(PLATFORM_START_SEC + (span * (accountId - 1 + unit(h(Salt.created)))) / w.size);
+  return {
+    accountId,
+    steamId,
+    isPrivate: h(Salt.privacy) % 100 < 10,
+    personaName: personaName(w.seed, accountId),
+    vanity: name,
+    profileUrl: name ? `https://steamcommunity.com/id/${name}/` : `https://steamcommunity.com/profiles/${steamId}/`,
+    avatarHash: hex40(w.seed, Salt.avatar, accountId),
+    timeCreated,
+    realName: h(Salt.realname) % 100 < 30
+      ? `${pick(FIRST_NAMES, h(Salt.realname, 1))} ${pick(LAST_NAMES, h(Salt.realname, 2))}`
+      : null,
+    location: h(Salt.location) % 100 < 65
+      ? chooseLocation(unit(h(Salt.location, 1)), unit(h(Salt.location, 2)), unit(h(Salt.location, 3)))
+      : null,
+    groups: groupsOf(w, accountId),
+  };
+}
+
+function personaName(seed: number, accountId: number): string {
+  const h = (k: number): number => hash(seed, Salt.persona, accountId, k);
+  switch (h(0) % 5) {
+    case 0: return `${pick(ADJECTIVES, h(1))}${pick(NOUNS, h(2))}`;
+    case 1: return `${pick(HANDLE_PARTS, h(1))}${h(2) % 100}`;
+    case 2: return `xX${pick(NOUNS, h(1))}Xx`;
+    case 3: return pick(FIRST_NAMES, h(1));
+    default: return `${pick(ADJECTIVES, h(1))} ${pick(NOUNS, h(2))}`;
+  }
+}
+
+/** Group membership skews towards popular (low-index) groups: index = floor(pool * u^3). */
+function groupsOf(w: World, accountId: number): string[] {
+  const h = (k: number): number => hash(w.seed, Salt.groups, accountId, k);
+  if (h(0) % 100 < 30) return [];
+  const pool = Math.max(100, Math.floor(w.size / 10));
+  const count = logUniformInt(h(1), 1, 40);
+  const seen = new Set<number>();
+  for (let i = 0; i < count; i++) seen.add(Math.floor(pool * unit(h(2 + i)) ** 3));
+  return [...seen].map((index) => (GROUP_ID_BASE + BigInt(index + 1)).toString());
+}
+
+/** Summary as the platform shows it: private profiles expose only the public subset of fields. */
+export function summaryOf(w: World, p: AccountProfile, tick: number): PlayerSummary {
+  const avatar = `https://avatars.steamstatic.com/${p.avatarHash}`;
+  const act = activityOf(w.seed, p.accountId);
+  const h = (k: number): number => hash(w.seed, Salt.persona2, p.accountId, k);
+  // Accounts that craft are "online" sometimes; state changes every 30 ticks.
+  const online = act.craftPeriod > 0 && hash(w.seed, Salt.persona2, p.accountId, Math.floor(tick / 30)) % 4 === 0;
+  const summary: PlayerSummary = {
+    steamId: p.steamId,
+    communityVisibilityState: p.isPrivate ? 1 : 3,
+    profileState: 1,
+    personaName: p.personaName,
+    profileUrl: p.profileUrl,
+    avatar: `${avatar}.jpg`,
+    avatarMedium: `${avatar}_medium.jpg`,
+    avatarFull: `${avatar}_full.jpg`,
+    avatarHash: p.avatarHash,
+    personaState: online ? 1 + (h(1) % 6) : 0,
+  };
+  if (p.isPrivate) return summary;
+  // Last log-off: active accounts log off every ~12 hours of ticks, idle ones left before the epoch.
+  summary.lastLogoff = act.craftPeriod > 0 && tick > 0
+    ? w.time.unixAt(tick - ((tick + (h(2) % 720)) % 720))
+    : intIn(h(3), p.timeCreated, w.time.epochSec - 1);
+  if (p.realName) summary.realName = p.realName;
+  summary.primaryClanId = p.groups[0] ?? GROUP_ID_BASE.toString();
+  summary.timeCreated = p.timeCreated;
+  if (p.location) {
+    summary.locCountryCode = p.location.country;
+    if (p.location.state) summary.locStateCode = p.location.state;
+    if (p.location.city !== undefined) summary.locCityId = p.location.city;
+  }
+  summary.commentPermission = h(4) % 3 === 0 ? 2 : 1;
+  return summary;
+}
+
+/** Bans are fixed at generation (all before the epoch); DaysSinceLastBan grows with time. */
+export function bansOf(w: World, p: AccountProfile, tick: number): PlayerBans {
+  const h = (k: number): number => hash(w.seed, Salt.bans, p.accountId, k);
+  const vac = h(1) % 100 < 4 ? intIn(h(2), 1, 3) : 0;
+  const game = h(3) % 100 < 3 ? intIn(h(4), 1, 4) : 0;
+  const eco = h(5) % 1000;
+  const banned = vac + game > 0;
+  const banTime = intIn(h(6), p.timeCreated, w.time.epochSec - 1);
+  return {
+    steamId: p.steamId,
+    communityBanned: h(7) % 200 === 0,
+    vacBanned: vac > 0,
+    numberOfVacBans: vac,
+    daysSinceLastBan: banned ? Math.floor((w.time.unixAt(tick) - banTime) / 86_400) : 0,
+    numberOfGameBans: game,
+    economyBan: eco < 975 ? 'none' : eco < 995 ? 'probation' : 'banned',
+  };
+}
+
+/** Whether the account has done anything after the epoch by this tick (cheap check used by tests). */
+export function hasCrafted(w: World, accountId: number, tick: number): boolean {
+  return craftsBy(activityOf(w.seed, accountId), tick) > 0;
+}

@@ -1,0 +1,87 @@
+import { INestApplication } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { AccountAdminService } from '../../src/accounts/account-admin.service';
+import { ApiKeyService } from '../../src/auth/api-key.service';
+import { SessionService } from '../../src/auth/session.service';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { dropDatabase } from '../../src/database/ensure-database';
+import { createHttpApp } from '../../src/http-app';
+import { cloneTemplate } from './databases';
+
+export const REDIS_URL = 'redis://127.0.0.1:6379';
+
+export interface TestContext {
+  app: INestApplication;
+  config: AppConfig;
+  http: () => ReturnType<typeof request>;
+  dataSource: DataSource;
+  /** Mints an API key for an account (creating the account row) and returns the secret. */
+  apiKey(accountId: number): Promise<string>;
+  /** Mints a user session for an account and returns `{ sessionToken, refreshToken }`. */
+  session(accountId: number): Promise<{ sessionToken: string; refreshToken: string }>;
+  close(): Promise<void>;
+}
+
+/** Test-only environment for the service: a private database and Redis prefix per test file. */
+export function testConfig(name: string, extra: Record<string, string> = {}): AppConfig {
+  return loadConfig({
+    DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${name}`,
+    REDIS_URL,
+    REDIS_PREFIX: `test:${name}`,
+    PUBLIC_BASE_URL: 'http://api.test',
+    PLATFORM_API_URL: 'http://127.0.0.1:9',
+    LOG_LEVEL: 'error',
+    ...extra,
+  });
+}
+
+export function uniqueName(prefix: string): string {
+  return `bst_${prefix}_${randomBytes(4).toString('hex')}`;
+}
+
+/** Boots the real HTTP application (guards, pipes, filters, PostgreSQL, Redis) on a fresh database. */
+export async function startTestApp(prefix: string, env: Record<string, string> = {}): Promise<TestContext> {
+  const name = uniqueName(prefix);
+  await cloneTemplate(name);
+  const config = testConfig(name, env);
+  const app = await createHttpApp(config);
+  await app.init();
+  const dataSource = app.get(DataSource);
+  return {
+    app,
+    config,
+    dataSource,
+    http: () => request(app.getHttpServer()),
+    async apiKey(accountId) {
+      await app.get(AccountAdminService).ensureAccount(accountId);
+      return (await app.get(ApiKeyService).create({ accountId, name: 'test key' })).secret;
+    },
+    async session(accountId) {
+      await app.get(AccountAdminService).ensureAccount(accountId);
+      const issued = await app.get(SessionService).create(accountId, { ip: '127.0.0.1', userAgent: 'jest' });
+      return { sessionToken: issued.sessionToken, refreshToken: issued.refreshToken };
+    },
+    async close() {
+      await app.close();
+      await clearRedisPrefix(config.redisPrefix);
+      await dropDatabase(config.databaseUrl);
+    },
+  };
+}
+
+export async function clearRedisPrefix(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
+}
