@@ -7,5 +7,6 @@ module.exports = {
   moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1' },
   moduleFileExtensions: ['ts', 'js', 'json'],
   globalSetup: '<rootDir>/test/global-setup.ts',
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 30000,
 };

@@ -1,6 +1,10 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { AppsModule } from './apps/apps.module';
+import { QueueModule } from './common/queue/queue.module';
+import { LeaderboardsModule } from './leaderboards/leaderboards.module';
+import { SimulatorHostService } from './platform/simulator-host.service';
 import { AuthModule } from './auth/auth.module';
 import { CredentialGuard } from './auth/guards/credential.guard';
 import { HealthController } from './common/health/health.controller';
@@ -21,10 +25,11 @@ export class ApiModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CoreModule.forRoot(config), AuthModule, AccountsModule, StatsModule],
+      imports: [CoreModule.forRoot(config), QueueModule, AuthModule, AccountsModule, AppsModule, LeaderboardsModule, StatsModule],
       controllers: [HealthController, SchemasController],
       providers: [
         JsonSchemaRegistry,
+        SimulatorHostService,
         { provide: APP_GUARD, useClass: CredentialGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
         { provide: APP_PIPE, useClass: WireValidationPipe },

@@ -11,6 +11,7 @@ import { SessionService } from './auth/session.service';
 import { JsonLogger } from './common/logging/json-logger';
 import { AppConfig } from './config/app-config';
 import { processConfig } from './config/config.module';
+import { QueueModule } from './common/queue/queue.module';
 import { CoreModule } from './core.module';
 import { prepareDatabase } from './database/prepare-database';
 import { exitOnBootFailure } from './boot';
@@ -31,7 +32,7 @@ class UsageError extends Error {}
 @Module({})
 class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [CoreModule.forRoot(config), AuthModule, AccountsModule] };
+    return { module: CliModule, imports: [CoreModule.forRoot(config), QueueModule, AuthModule, AccountsModule] };
   }
 }
 

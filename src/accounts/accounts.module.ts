@@ -3,15 +3,19 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { AccountSettingsController } from './account-settings.controller';
 import { AccountAdminService } from './account-admin.service';
+import { AccountProfileService } from './account-profile.service';
+import { AccountsController } from './accounts.controller';
+import { AccountUpdateEntity } from './entities/account-update.entity';
+import { AccountUpdatesModule } from './updates/account-updates.module';
 import { AccountSettingsService } from './account-settings.service';
 import { AccountRoleEntity } from './entities/account-role.entity';
 import { AccountSettingsEntity } from './entities/account-settings.entity';
 import { AccountEntity } from './entities/account.entity';
 
 @Module({
-  imports: [AuthModule, TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity])],
-  controllers: [AccountSettingsController],
-  providers: [AccountSettingsService, AccountAdminService],
+  imports: [AuthModule, AccountUpdatesModule, TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity])],
+  controllers: [AccountsController, AccountSettingsController],
+  providers: [AccountSettingsService, AccountAdminService, AccountProfileService],
   exports: [TypeOrmModule, AccountAdminService],
 })
 export class AccountsModule {}

@@ -28,8 +28,10 @@ export interface AppConfig {
     dailyCallBudget: number;
   };
   simulator: {
-    /** Start the simulator inside the API process (simulator mode, no explicit PLATFORM_API_URL). */
+    /** Start the simulator inside the API process (simulator mode, no PLATFORM_API_URL or SIMULATOR_URL). */
     embedded: boolean;
+    /** Interface the embedded simulator listens on (0.0.0.0 to let a worker in another container reach it). */
+    host: string;
     port: number;
     seed: number;
     accounts: number;
@@ -91,7 +93,9 @@ export function loadConfig(env: Env): AppConfig {
   const apiKey = env.PLATFORM_API_KEY?.trim() || null;
   const mode: PlatformMode = apiKey ? 'live' : 'simulator';
   const explicitApiUrl = Boolean(env.PLATFORM_API_URL);
-  const simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
+  // A simulator run elsewhere (another container, `npm run simulator`); only used without a platform key.
+  const externalSimulator = env.SIMULATOR_URL ? url(env, 'SIMULATOR_URL', '', ['http:', 'https:']) : null;
+  const simulatorUrl = externalSimulator ?? `http://127.0.0.1:${simulatorPort}`;
   const liveApiUrl = 'https://api.steampowered.com';
   const liveCommunityUrl = 'https://steamcommunity.com';
   const apiUrl = url(env, 'PLATFORM_API_URL', mode === 'live' ? liveApiUrl : simulatorUrl, ['http:', 'https:']);
@@ -121,7 +125,8 @@ export function loadConfig(env: Env): AppConfig {
       dailyCallBudget: int(env, 'PLATFORM_DAILY_CALL_BUDGET', 100_000, 1, 100_000_000),
     },
     simulator: {
-      embedded: mode === 'simulator' && !explicitApiUrl,
+      embedded: mode === 'simulator' && !explicitApiUrl && !externalSimulator,
+      host: env.SIMULATOR_HOST || '127.0.0.1',
       port: simulatorPort,
       seed: int(env, 'SIMULATOR_SEED', 1, 0, 2 ** 31 - 1),
       accounts: int(env, 'SIMULATOR_ACCOUNTS', 2000, 1, 1_000_000),

@@ -1,3 +1,11 @@
+import { AccountAppEntity } from '../accounts/entities/account-app.entity';
+import { AccountBadgeEntity } from '../accounts/entities/account-badge.entity';
+import { AccountFriendEntity } from '../accounts/entities/account-friend.entity';
+import { AccountGroupEntity } from '../accounts/entities/account-group.entity';
+import { AccountUpdateEntity } from '../accounts/entities/account-update.entity';
+import { AppEntity } from '../apps/entities/app.entity';
+import { BadgeEntity } from '../badges/entities/badge.entity';
+import { InventoryItemEntity } from '../items/entities/inventory-item.entity';
 import { AccountRoleEntity } from '../accounts/entities/account-role.entity';
 import { AccountSettingsEntity } from '../accounts/entities/account-settings.entity';
 import { AccountEntity } from '../accounts/entities/account.entity';
@@ -13,4 +21,12 @@ export const ENTITIES = [
   ApiKeyEntity,
   ApiKeyUsageEntity,
   UserSessionEntity,
+  AccountBadgeEntity,
+  AccountAppEntity,
+  AccountFriendEntity,
+  AccountGroupEntity,
+  AccountUpdateEntity,
+  AppEntity,
+  BadgeEntity,
+  InventoryItemEntity,
 ];

@@ -17,12 +17,12 @@ export class SimulatorHostService implements OnModuleInit, OnApplicationShutdown
 
   async onModuleInit(): Promise<void> {
     if (!this.config.simulator.embedded) return;
-    const { seed, accounts, latencyMs, tickMs, port } = this.config.simulator;
+    const { seed, accounts, latencyMs, tickMs, host, port } = this.config.simulator;
     this.simulator = new PlatformSimulator({ seed, accounts, latencyMs, tickMs, apiKey: null });
-    const listening = await this.simulator.listen(port);
+    const listening = await this.simulator.listen(port, host);
     this.logger.log({
       msg: 'no PLATFORM_API_KEY set: serving the platform simulator in-process',
-      url: `http://127.0.0.1:${listening}`,
+      url: `http://${host}:${listening}`,
       accounts,
       seed,
     });

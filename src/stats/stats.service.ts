@@ -34,7 +34,7 @@ export class StatsService {
       `SELECT COUNT(*)::bigint AS "totalAccounts",
               COUNT(*)::bigint AS "accountsAdded",
               COUNT(updated_at)::bigint AS "accountsUpdated",
-              COALESCE(SUM(playtime), 0)::bigint AS "appPlaytime",
+              (SELECT COALESCE(SUM(playtime), 0) FROM account_apps)::bigint AS "appPlaytime",
               ${sums}
          FROM accounts`,
     );

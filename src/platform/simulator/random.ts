@@ -7,27 +7,35 @@
  */
 
 const TWO_32 = 4294967296;
+// Module-level aliases: under jest's vm sandbox every global lookup (Math.*) goes through a slow interceptor, and
+// hashing is the simulator's innermost loop.
+const imul = Math.imul;
+const floor = Math.floor;
+const mathLog = Math.log;
+const mathExp = Math.exp;
+const mathMin = Math.min;
+const mathMax = Math.max;
 
 /** Finalizer from "hash prospector" (lowbias32): cheap and avalanches well enough for synthetic data. */
 export function mix32(x: number): number {
   x = x >>> 0;
   x ^= x >>> 16;
-  x = Math.imul(x, 0x21f0aaad);
+  x = imul(x, 0x21f0aaad);
   x ^= x >>> 15;
-  x = Math.imul(x, 0x735a2d97);
+  x = imul(x, 0x735a2d97);
   x ^= x >>> 15;
   return x >>> 0;
 }
 
 /** Folds a non-negative integer up to 2^53 into 32 bits, so large ticks or ids still hash distinctly. */
 function fold(x: number): number {
-  return ((x >>> 0) ^ Math.imul(Math.floor(x / TWO_32), 0x27d4eb2f)) >>> 0;
+  return ((x >>> 0) ^ imul(floor(x / TWO_32), 0x27d4eb2f)) >>> 0;
 }
 
 /** Hash of (seed, salt, a, b, c) → uint32. Salts keep unrelated facts about the same account independent. */
 export function hash(seed: number, salt: number, a = 0, b = 0, c = 0): number {
   let h = mix32(fold(seed) ^ 0x9e3779b9);
-  h = mix32(h ^ Math.imul(salt + 1, 0x85ebca6b));
+  h = mix32(h ^ imul(salt + 1, 0x85ebca6b));
   h = mix32((h ^ fold(a)) + 0x165667b1);
   h = mix32((h ^ fold(b)) + 0xc2b2ae35);
   return mix32((h ^ fold(c)) + 0x27d4eb2f);
@@ -40,14 +48,14 @@ export function unit(h: number): number {
 
 /** Integer in [min, max] from a uint32. */
 export function intIn(h: number, min: number, max: number): number {
-  return min + Math.floor(unit(h) * (max - min + 1));
+  return min + floor(unit(h) * (max - min + 1));
 }
 
 /** Heavy-tailed integer in [min, max]: log-uniform, so most values are small and a few are large. */
 export function logUniformInt(h: number, min: number, max: number): number {
-  const lo = Math.log(min);
-  const v = Math.floor(Math.exp(lo + unit(h) * (Math.log(max + 1) - lo)));
-  return Math.min(max, Math.max(min, v));
+  const lo = mathLog(min);
+  const v = floor(mathExp(lo + unit(h) * (mathLog(max + 1) - lo)));
+  return mathMin(max, mathMax(min, v));
 }
 
 export function pick<T>(items: readonly T[], h: number): T {
@@ -64,7 +72,7 @@ export function hex40(seed: number, salt: number, a: number, b = 0): string {
 /** FNV-1a over UTF-16 code units; used to key market items by their hash name. */
 export function hashString(s: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < s.length; i++) h = imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
@@ -78,8 +86,8 @@ export class Rng {
 
   nextU32(): number {
     let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    t = imul(t ^ (t >>> 15), t | 1);
+    t ^= t + imul(t ^ (t >>> 7), t | 61);
     return (t ^ (t >>> 14)) >>> 0;
   }
 
@@ -88,7 +96,7 @@ export class Rng {
   }
 
   int(n: number): number {
-    return Math.floor(this.next() * n);
+    return floor(this.next() * n);
   }
 }
 

@@ -6,7 +6,7 @@ const int32 = (description: string) => ApiProperty({ type: 'integer', format: 'i
 export class V1Stats {
   @int32('Accounts ever added to the service.') accountsAdded: number;
   @int32('Accounts refreshed from the platform at least once.') accountsUpdated: number;
-  @int32('Playtime summed over every owned app record, in minutes.') appPlaytime: number;
+  @int32('Playtime summed over every stored account-app record, in minutes.') appPlaytime: number;
   @int32('Owned apps over all accounts.') apps: number;
   @int32('Awards given.') awardsGiven: number;
   @int32('Awards received.') awardsReceived: number;

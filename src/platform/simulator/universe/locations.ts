@@ -1,4 +1,4 @@
-import type { LocationCity, LocationCountry, LocationState } from 'src/platform/client/platform.types';
+import type { LocationCity, LocationCountry, LocationState } from '../../client/platform.types';
 
 /**
  * A small fixed geography served by QueryLocations. Accounts only ever reference codes from this table, so every

@@ -1,11 +1,11 @@
 import { chooseLocation, type LocationChoice } from './locations';
-import { activityOf, craftsBy } from './activity';
+import { activityOf } from './activity';
 import { PLATFORM_START_SEC } from './time';
 import { ADJECTIVES, FIRST_NAMES, HANDLE_PARTS, LAST_NAMES, NOUNS } from './words';
 import { GROUP_ID_BASE, steamIdOf, type World } from './world';
 import type { VanityCodec } from './vanity';
 import { Salt, hash, hex40, intIn, logUniformInt, pick, unit } from '../random';
-import type { PlayerBans, PlayerSummary } from 'src/platform/client/platform.types';
+import type { PlayerBans, PlayerSummary } from '../../client/platform.types';
 
 /** Everything static about an account (the "truth" behind GetPlayerSummaries), plus its privacy. */
 export interface AccountProfile {
@@ -28,13 +28,11 @@ export function profileOf(w: World, vanity: VanityCodec, accountId: number): Acc
   const h = (salt: number, k = 0): number => hash(w.seed, salt, accountId, k);
   const steamId = steamIdOf(accountId);
   const name = vanity.vanityOf(accountId);
-  // Older accounts have lower ids, as on the real platform; jitter keeps neighbours from sharing a second.
-  const span = w.time.epochSec - 30 * 86_400 - PLATFORM_START_SEC;
-  const timeCreated = Math.floor(PLATFORM_START_SEC + (span * (accountId - 1 + unit(h(Salt.created)))) / w.size);
+  const timeCreated = timeCreatedOf(w, accountId);
   return {
     accountId,
     steamId,
-    isPrivate: h(Salt.privacy) % 100 < 10,
+    isPrivate: isPrivateAccount(w, accountId),
     personaName: personaName(w.seed, accountId),
     vanity: name,
     profileUrl: name ? `https://steamcommunity.com/id/${name}/` : `https://steamcommunity.com/profiles/${steamId}/`,
@@ -48,6 +46,17 @@ export function profileOf(w: World, vanity: VanityCodec, accountId: number): Acc
       : null,
     groups: groupsOf(w, accountId),
   };
+}
+
+/** ~10% of accounts keep their profile private (communityvisibilitystate 1). */
+export function isPrivateAccount(w: World, accountId: number): boolean {
+  return hash(w.seed, Salt.privacy, accountId) % 100 < 10;
+}
+
+/** Older accounts have lower ids, as on the real platform; jitter keeps neighbours from sharing a second. */
+export function timeCreatedOf(w: World, accountId: number): number {
+  const span = w.time.epochSec - 30 * 86_400 - PLATFORM_START_SEC;
+  return Math.floor(PLATFORM_START_SEC + (span * (accountId - 1 + unit(hash(w.seed, Salt.created, accountId)))) / w.size);
 }
 
 function personaName(seed: number, accountId: number): string {
@@ -125,9 +134,4 @@ export function bansOf(w: World, p: AccountProfile, tick: number): PlayerBans {
     numberOfGameBans: game,
     economyBan: eco < 975 ? 'none' : eco < 995 ? 'probation' : 'banned',
   };
-}
-
-/** Whether the account has done anything after the epoch by this tick (cheap check used by tests). */
-export function hasCrafted(w: World, accountId: number, tick: number): boolean {
-  return craftsBy(activityOf(w.seed, accountId), tick) > 0;
 }

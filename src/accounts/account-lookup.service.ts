@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { notFound, unprocessable } from '../common/problem/problem.exception';
+import { PlatformClient } from '../platform/client/platform-client';
+import { accountIdOf, steamId64Of } from './account.enums';
+import { AccountEntity } from './entities/account.entity';
+
+/** The selector of an account in a request (`AccountSearch`). */
+export interface AccountSelector {
+  id?: { accountId?: number; steamId64?: string };
+  vanity?: { type: 'steam' | 'internal'; value: string };
+}
+
+/**
+ * Resolves an `AccountSearch`: `id.accountId` first, then `id.steamId64`, then `vanity`. An empty selector is
+ * a 422; an account the service does not track is a 404. Only queueing may ask the platform.
+ */
+@Injectable()
+export class AccountLookupService {
+  constructor(
+    @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
+    private readonly platform: PlatformClient,
+  ) {}
+
+  async findTracked(selector: AccountSelector): Promise<AccountEntity> {
+    const account = await this.findLocal(selector);
+    if (!account) throw notFound('The account is not tracked by this service; queue an update to add it.');
+    return account;
+  }
+
+  /** The account id to queue: a tracked account, or one the platform knows (then the row is created). */
+  async resolveForQueue(selector: AccountSelector): Promise<number> {
+    const local = await this.findLocal(selector);
+    if (local) return local.accountId;
+    const accountId = await this.platformAccountId(selector);
+    if (accountId === null) throw notFound('No such account exists on the platform.');
+    const [summary] = await this.platform.getPlayerSummaries([steamId64Of(accountId)]);
+    if (!summary) throw notFound(`Account ${accountId} does not exist on the platform.`);
+    await this.accounts.query('INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING', [accountId]);
+    return accountId;
+  }
+
+  private async findLocal(selector: AccountSelector): Promise<AccountEntity | null> {
+    const { id, vanity } = selector;
+    if (id?.accountId !== undefined) return this.accounts.findOne({ where: { accountId: id.accountId } });
+    if (id?.steamId64 !== undefined) {
+      const accountId = accountIdOf(id.steamId64);
+      return accountId === null ? null : this.accounts.findOne({ where: { accountId } });
+    }
+    if (vanity) {
+      const value = vanity.value.toLowerCase();
+      return this.accounts.findOne({ where: vanity.type === 'steam' ? { platformVanity: value } : { siteVanity: value } });
+    }
+    throw unprocessable('Name the account with `id` or `vanity`.', [
+      { location: 'body', message: 'one of id.accountId, id.steamId64 or vanity is required', value: selector },
+    ]);
+  }
+
+  private async platformAccountId(selector: AccountSelector): Promise<number | null> {
+    const { id, vanity } = selector;
+    if (id?.accountId !== undefined) return id.accountId;
+    if (id?.steamId64 !== undefined) return accountIdOf(id.steamId64);
+    if (vanity?.type === 'steam') {
+      const steamId = await this.platform.resolveVanity(vanity.value);
+      return steamId ? accountIdOf(steamId) : null;
+    }
+    return null;
+  }
+}

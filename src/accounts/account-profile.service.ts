@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { AccountLookupService, AccountSelector } from './account-lookup.service';
+import { V1AccountGetInfoResponseBody } from './dto/account-profile.dto';
+import { V1AccountBadgeStats } from './dto/badge-stats.dto';
+import { V1AccountUpdateProgressResponseBody } from './dto/update-progress.dto';
+import { AccountRoleEntity } from './entities/account-role.entity';
+import { AccountUpdateEntity } from './entities/account-update.entity';
+import { toProfile } from './mappers/profile.mapper';
+import { scarcityBucket } from './mappers/badge-stats.mapper';
+import { UpdateProgressService } from './updates/update-progress.service';
+
+/** Reads of one account: profile, badge statistics, update progress. */
+@Injectable()
+export class AccountProfileService {
+  constructor(
+    private readonly lookup: AccountLookupService,
+    private readonly progress: UpdateProgressService,
+    @InjectRepository(AccountRoleEntity) private readonly roles: Repository<AccountRoleEntity>,
+    @InjectRepository(AccountUpdateEntity) private readonly runs: Repository<AccountUpdateEntity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async getInfo(selector: AccountSelector): Promise<V1AccountGetInfoResponseBody> {
+    const account = await this.lookup.findTracked(selector);
+    const roles = await this.roles.find({ where: { accountId: account.accountId }, order: { rating: 'DESC', role: 'ASC' } });
+    return toProfile(account, roles);
+  }
+
+  async getBadgeStats(selector: AccountSelector): Promise<V1AccountBadgeStats> {
+    const { accountId } = await this.lookup.findTracked(selector);
+    const rows: { app_id: number | null; is_foil: boolean; level: number; xp: number; scarcity: string }[] = await this.dataSource.query(
+      `SELECT b.app_id, b.is_foil, ab.level, ab.xp, b.scarcity
+         FROM account_badges ab JOIN badges b ON b.id = ab.badge_id WHERE ab.account_id = $1`,
+      [accountId],
+    );
+    const stats: V1AccountBadgeStats = {
+      count: { foil: 0, normal: 0, special: 0 },
+      xp: { foil: 0, normal: 0 },
+      levels: {},
+      scarcities: {},
+      totalBadges: rows.length,
+    };
+    for (const row of rows) {
+      const kind = row.app_id === null ? 'special' : row.is_foil ? 'foil' : 'normal';
+      stats.count[kind]++;
+      if (kind !== 'special') stats.xp[kind] += row.xp;
+      stats.levels[String(row.level)] = (stats.levels[String(row.level)] ?? 0) + 1;
+      const bucket = scarcityBucket(Number(row.scarcity));
+      stats.scarcities[bucket] = (stats.scarcities[bucket] ?? 0) + 1;
+    }
+    return stats;
+  }
+
+  /** Live progress from Redis while it is kept there, else the latest recorded run; absent when there is none. */
+  async updateProgress(selector: AccountSelector): Promise<V1AccountUpdateProgressResponseBody> {
+    const { accountId } = await this.lookup.findTracked(selector);
+    const live = await this.progress.read(accountId);
+    if (live) return { progress: live };
+    const run = await this.runs.findOne({ where: { accountId }, order: { queuedAt: 'DESC' } });
+    if (!run) return {};
+    const base = UpdateProgressService.initial(accountId, run.runId, run.queuedAt);
+    return {
+      progress: {
+        ...base,
+        status: run.status,
+        steps: run.steps.length ? run.steps : base.steps,
+        percent: run.status === 'completed' ? 100 : 0,
+        updatedAt: (run.finishedAt ?? run.startedAt ?? run.queuedAt).toISOString(),
+        ...(run.startedAt ? { startedAt: run.startedAt.toISOString() } : {}),
+        ...(run.finishedAt ? { finishedAt: run.finishedAt.toISOString() } : {}),
+        ...(run.error ? { error: run.error } : {}),
+      },
+    };
+  }
+}

@@ -1,0 +1,68 @@
+import { Body, Controller } from '@nestjs/common';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../auth/auth.decorator';
+import { Principal } from '../auth/principal';
+import { WireOperation } from '../common/wire/wire-operation.decorator';
+import { AccountProfileService } from './account-profile.service';
+import { AccountSearch, V1AccountQueueUpdateRequest } from './dto/account-search.dto';
+import { V1AccountGetInfoResponseBody } from './dto/account-profile.dto';
+import { V1AccountBadgeStats } from './dto/badge-stats.dto';
+import { V1AccountUpdateProgressResponseBody } from './dto/update-progress.dto';
+import { AccountUpdateQueueService } from './updates/account-update-queue.service';
+
+@ApiTags('account')
+@Controller('v1')
+export class AccountsController {
+  constructor(
+    private readonly profiles: AccountProfileService,
+    private readonly updates: AccountUpdateQueueService,
+  ) {}
+
+  @WireOperation({
+    operationId: 'account.getInfo',
+    summary: 'Profile information of an account',
+    auth: 'any',
+    response: V1AccountGetInfoResponseBody,
+    errors: [400, 401, 404, 422, 500],
+  })
+  @ApiHeader({ name: 'X-Visitor-Id', required: false })
+  getInfo(@Body() body: AccountSearch): Promise<V1AccountGetInfoResponseBody> {
+    return this.profiles.getInfo(body);
+  }
+
+  @WireOperation({
+    operationId: 'account.getBadgeStats',
+    summary: 'Badge statistics of an account',
+    description: '`levels` counts badges per level (key: the level). `scarcities` counts badges per power-of-ten bucket of their platform scarcity (key: the bucket’s lower bound, e.g. `"1000"` for 1,000–9,999 holders).',
+    auth: 'any',
+    response: V1AccountBadgeStats,
+    errors: [400, 401, 404, 422, 500],
+  })
+  getBadgeStats(@Body() body: AccountSearch): Promise<V1AccountBadgeStats> {
+    return this.profiles.getBadgeStats(body);
+  }
+
+  @WireOperation({
+    operationId: 'account.queueUpdate',
+    summary: 'Queue an update of an account',
+    description: 'Adds the account when it is new. A request while an update is queued or running changes nothing. Before `nextAllowedTime` → 429 with `Retry-After`. `force` skips the cooldown and is for staff only (403 otherwise).',
+    auth: 'any',
+    errors: [400, 401, 403, 404, 422, 429, 500],
+  })
+  @ApiHeader({ name: 'X-Forwarded-For', required: false })
+  queueUpdate(@Body() body: V1AccountQueueUpdateRequest, @CurrentPrincipal() principal: Principal): Promise<void> {
+    return this.updates.queueUpdate(body, body.force ?? false, principal);
+  }
+
+  @WireOperation({
+    operationId: 'account.updateProgress',
+    summary: 'Live progress of an account’s most recent update',
+    description: 'Steps in run order: profile, bans, badges, games, friends, groups, inventory, save. `progress` is absent when the account was never queued.',
+    auth: 'any',
+    response: V1AccountUpdateProgressResponseBody,
+    errors: [400, 401, 404, 422, 500],
+  })
+  updateProgress(@Body() body: AccountSearch): Promise<V1AccountUpdateProgressResponseBody> {
+    return this.profiles.updateProgress(body);
+  }
+}

@@ -1,0 +1,85 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ACCOUNT_PRIVACY, AccountPrivacy, LAST_QUEUE_STATUS, LastQueueStatus } from '../account.enums';
+import { Connection, Image, RoleRecord } from './profile-records.dto';
+
+export const LEADERBOARD_A = [
+  'apps', 'app_playtime', 'app_valid_playtime', 'awards_given', 'awards_received', 'bans', 'game_bans', 'vac_bans',
+  'donations', 'foil_badges', 'normal_badges', 'badges', 'playtime', 'valid_playtime', 'points_given',
+  'points_received', 'steam_sets', 'xp',
+] as const;
+
+export class BestLeaderboardRank {
+  @ApiProperty({ enum: LEADERBOARD_A }) leaderboard: string;
+  @ApiProperty({ example: '1,1,1,1,1', description: 'CSV global,regional,country,state,city.' }) ranks: string;
+}
+
+export class CurrentLeaderboardRank extends BestLeaderboardRank {
+  @ApiProperty({ example: '2844566,180244,90233,1200,42', description: 'Ranked accounts per scope, same order.' }) totals: string;
+}
+
+export class LocationName {
+  @ApiProperty() name: string;
+}
+
+export class CountryName {
+  @ApiProperty({ example: 'Germany' }) name: string;
+  @ApiPropertyOptional({ example: 'DE' }) code?: string;
+}
+
+const counter = (description?: string) => ApiProperty({ type: 'integer', format: 'int32', minimum: 0, description });
+const dateTime = (nullable: boolean, description?: string) => ApiProperty({ type: 'string', format: 'date-time', nullable, description });
+
+/** The profile of an account (`account.getInfo`). */
+export class V1AccountGetInfoResponseBody {
+  @counter('The 32-bit account id.') accountId: number;
+  @ApiProperty({ example: '76561198842603734', description: 'The 64-bit id as a decimal string.' }) steamId: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'Avatar hash.' }) avatar: string;
+  @ApiProperty() animatedAvatar: string;
+  @ApiProperty() avatarFrame: string;
+  @ApiProperty() background: string;
+  @ApiProperty() miniBackground: string;
+  @ApiProperty() theme: string;
+  @ApiProperty({ enum: ACCOUNT_PRIVACY }) privacy: AccountPrivacy;
+  @ApiProperty({ enum: ACCOUNT_PRIVACY }) appPrivacy: AccountPrivacy;
+  @ApiProperty({ enum: ACCOUNT_PRIVACY }) friendPrivacy: AccountPrivacy;
+  @counter() apps: number;
+  @counter() badges: number;
+  @counter() foilBadges: number;
+  @counter() normalBadges: number;
+  @counter() friends: number;
+  @counter() level: number;
+  @counter() xp: number;
+  @counter('Minutes.') playtime: number;
+  @counter() awardsGiven: number;
+  @counter() awardsReceived: number;
+  @counter() pointsGiven: number;
+  @counter() pointsReceived: number;
+  @counter('Total donations.') donated: number;
+  @counter() bans: number;
+  @counter() gameBans: number;
+  @counter() vacBans: number;
+  @counter('The service’s own score.') steamSetsScore: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, deprecated: true }) appCost: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, deprecated: true }) foilBadgeCost: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, deprecated: true }) normalBadgeCost: number;
+  @ApiProperty() communityBan: boolean;
+  @ApiProperty({ example: 'none' }) economyBan: string;
+  @dateTime(true, 'Most recent ban.') lastBanDate: string | null;
+  @dateTime(true, 'When the account was created on the platform.') createdAt: string | null;
+  @dateTime(true, 'Last refresh from the platform.') updatedAt: string | null;
+  @dateTime(false, 'Earliest time the account may be refreshed again.') nextAllowedTime: string;
+  @ApiProperty({ enum: LAST_QUEUE_STATUS }) lastQueueStatus: LastQueueStatus;
+  @ApiProperty({ description: 'The vanity on this service.' }) steamSetsVanity: string;
+  @ApiProperty({ description: 'The vanity on the platform.' }) steamVanity: string;
+  @ApiProperty({ type: 'string', nullable: true }) shortlinkDomain: string | null;
+  @ApiProperty({ type: [Connection], nullable: true }) connections: Connection[] | null;
+  @ApiProperty({ type: [Image], nullable: true }) images: Image[] | null;
+  @ApiProperty({ type: [RoleRecord], nullable: true }) roles: RoleRecord[] | null;
+  @ApiProperty({ type: [CurrentLeaderboardRank], nullable: true }) currentRanks: CurrentLeaderboardRank[] | null;
+  @ApiProperty({ type: [BestLeaderboardRank], nullable: true }) currentBestRanks: BestLeaderboardRank[] | null;
+  @ApiPropertyOptional({ type: LocationName, nullable: true }) city?: LocationName | null;
+  @ApiPropertyOptional({ type: LocationName, nullable: true }) region?: LocationName | null;
+  @ApiPropertyOptional({ type: LocationName, nullable: true }) state?: LocationName | null;
+  @ApiPropertyOptional({ type: CountryName, nullable: true }) country?: CountryName | null;
+}

@@ -1,0 +1,54 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { VANITY_TYPES, VanityType } from '../account.enums';
+
+export class IDSearch {
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, description: 'The 32-bit account id.' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
+  accountId?: number;
+
+  @ApiPropertyOptional({ minLength: 17, maxLength: 17, example: '76561198842603734', description: 'The 64-bit id as a decimal string.' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{17}$/, { message: 'steamId64 must be exactly 17 digits' })
+  steamId64?: string;
+}
+
+export class VanitySearch {
+  @ApiProperty({ enum: VANITY_TYPES, description: '`steam`: the platform custom URL name; `internal`: the vanity on this service.' })
+  @IsIn(VANITY_TYPES)
+  type: VanityType;
+
+  @ApiProperty({ minLength: 2, maxLength: 32, pattern: '^[a-zA-Z0-9]+$' })
+  @IsString()
+  @MinLength(2)
+  @MaxLength(32)
+  @Matches(/^[a-zA-Z0-9]+$/, { message: 'value may contain only letters and digits' })
+  value: string;
+}
+
+/** Names one account: `id.accountId` wins over `id.steamId64`, which wins over `vanity`. */
+export class AccountSearch {
+  @ApiPropertyOptional({ type: IDSearch })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IDSearch)
+  id?: IDSearch;
+
+  @ApiPropertyOptional({ type: VanitySearch })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => VanitySearch)
+  vanity?: VanitySearch;
+}
+
+export class V1AccountQueueUpdateRequest extends AccountSearch {
+  @ApiPropertyOptional({ default: false, description: 'Skip the cooldown; staff only.' })
+  @IsOptional()
+  @IsBoolean()
+  force?: boolean;
+}

@@ -1,0 +1,31 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { BadgeEntity } from '../../badges/entities/badge.entity';
+import { AccountEntity } from './account.entity';
+
+/** A badge an account holds, at its current level. */
+@Entity('account_badges')
+@Index('ix_account_badges_badge_id', ['badgeId', 'completionTime'])
+export class AccountBadgeEntity {
+  @PrimaryColumn('integer')
+  accountId: number;
+
+  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id' })
+  account?: AccountEntity;
+
+  @PrimaryColumn('integer')
+  badgeId: number;
+
+  @ManyToOne(() => BadgeEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'badge_id' })
+  badge?: BadgeEntity;
+
+  @Column('integer')
+  level: number;
+
+  @Column('integer')
+  xp: number;
+
+  @Column('timestamptz')
+  completionTime: Date;
+}

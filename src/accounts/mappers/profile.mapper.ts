@@ -1,0 +1,66 @@
+import { steamId64Of } from '../account.enums';
+import { V1AccountGetInfoResponseBody } from '../dto/account-profile.dto';
+import { RoleRecord } from '../dto/profile-records.dto';
+import { AccountRoleEntity } from '../entities/account-role.entity';
+import { AccountEntity } from '../entities/account.entity';
+
+export function toRoles(roles: AccountRoleEntity[]): RoleRecord[] {
+  return roles.map((role) => ({ role: role.role, rating: role.rating, extras: role.extras }));
+}
+
+/** The wire profile of an account. Ranks stay null until leaderboards are computed. */
+export function toProfile(account: AccountEntity, roles: AccountRoleEntity[]): V1AccountGetInfoResponseBody {
+  return {
+    accountId: account.accountId,
+    steamId: steamId64Of(account.accountId),
+    name: account.name,
+    avatar: account.avatar,
+    animatedAvatar: account.animatedAvatar,
+    avatarFrame: account.avatarFrame,
+    background: account.background,
+    miniBackground: account.miniBackground,
+    theme: account.theme,
+    privacy: account.privacy,
+    appPrivacy: account.appPrivacy,
+    friendPrivacy: account.friendPrivacy,
+    apps: account.apps,
+    badges: account.badges,
+    foilBadges: account.foilBadges,
+    normalBadges: account.normalBadges,
+    friends: account.friends,
+    level: account.level,
+    xp: account.xp,
+    playtime: account.playtime,
+    awardsGiven: account.awardsGiven,
+    awardsReceived: account.awardsReceived,
+    pointsGiven: account.pointsGiven,
+    pointsReceived: account.pointsReceived,
+    donated: account.donated,
+    bans: account.bans,
+    gameBans: account.gameBans,
+    vacBans: account.vacBans,
+    steamSetsScore: account.siteScore,
+    // Deprecated cost fields: the service keeps no price history to derive them from.
+    appCost: 0,
+    foilBadgeCost: 0,
+    normalBadgeCost: 0,
+    communityBan: account.communityBan,
+    economyBan: account.economyBan,
+    lastBanDate: account.lastBanDate?.toISOString() ?? null,
+    createdAt: account.platformCreatedAt?.toISOString() ?? null,
+    updatedAt: account.updatedAt?.toISOString() ?? null,
+    nextAllowedTime: account.nextAllowedTime.toISOString(),
+    lastQueueStatus: account.lastQueueStatus,
+    steamSetsVanity: account.siteVanity ?? '',
+    steamVanity: account.platformVanity ?? '',
+    shortlinkDomain: null,
+    connections: [],
+    images: [],
+    roles: toRoles(roles),
+    currentRanks: null,
+    currentBestRanks: null,
+    ...(account.countryName ? { country: { name: account.countryName, ...(account.countryCode ? { code: account.countryCode } : {}) } } : {}),
+    ...(account.stateName ? { state: { name: account.stateName } } : {}),
+    ...(account.cityName ? { city: { name: account.cityName } } : {}),
+  };
+}

@@ -1,0 +1,101 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { forbidden, serviceUnavailable, tooManyRequests } from '../../common/problem/problem.exception';
+import { Principal } from '../../auth/principal';
+import { AccountLookupService, AccountSelector } from '../account-lookup.service';
+import { UpdateProgressService } from './update-progress.service';
+import { ACCOUNT_UPDATE_QUEUE, AccountUpdateJob, AccountUpdatePayload, accountUpdateJobId } from './update-queue.constants';
+
+/**
+ * `account.queueUpdate`: claims the account for an update in PostgreSQL (atomically, so concurrent requests
+ * queue one run) and enqueues one BullMQ job per account.
+ */
+@Injectable()
+export class AccountUpdateQueueService {
+  constructor(
+    @InjectQueue(ACCOUNT_UPDATE_QUEUE) private readonly queue: Queue<AccountUpdatePayload>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly lookup: AccountLookupService,
+    private readonly progress: UpdateProgressService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async queueUpdate(selector: AccountSelector, force: boolean, principal: Principal): Promise<void> {
+    if (force && !(await this.isStaff(principal.accountId))) throw forbidden('Only staff may force an update.');
+    const accountId = await this.lookup.resolveForQueue(selector);
+    // TypeORM returns [rows, affectedCount] for an UPDATE … RETURNING.
+    const [claimed]: [{ account_id: number }[], number] = await this.dataSource.query(
+      `UPDATE accounts SET last_queue_status = 'pending'
+        WHERE account_id = $1 AND last_queue_status NOT IN ('pending', 'in_progress') AND (next_allowed_time <= now() OR $2)
+        RETURNING account_id`,
+      [accountId, force],
+    );
+    if (!claimed.length) return this.explainUnclaimed(accountId);
+    const runId = randomUUID();
+    const queuedAt = new Date();
+    await this.dataSource.query(
+      `INSERT INTO account_updates (run_id, account_id, status, queued_at, steps) VALUES ($1, $2, 'pending', $3, '[]')`,
+      [runId, accountId, queuedAt],
+    );
+    try {
+      await this.enqueue(accountId, runId);
+    } catch (error) {
+      await this.release(accountId, runId);
+      throw serviceUnavailable('The update queue is unavailable; try again shortly.');
+    }
+    await this.progress.publish(UpdateProgressService.initial(accountId, runId, queuedAt));
+  }
+
+  /** Undoes a claim whose job could not be queued, so the account does not wait for a job that does not exist. */
+  private async release(accountId: number, runId: string): Promise<void> {
+    await this.dataSource.query('DELETE FROM account_updates WHERE run_id = $1', [runId]);
+    await this.dataSource.query(
+      `UPDATE accounts SET last_queue_status = CASE WHEN updated_at IS NULL THEN 'undefined' ELSE 'completed' END WHERE account_id = $1`,
+      [accountId],
+    );
+  }
+
+  /** Adds the job; BullMQ keeps at most one job per account because the job id is derived from it. */
+  enqueue(accountId: number, runId: string) {
+    return this.queue.add(
+      AccountUpdateJob.Refresh,
+      { accountId, runId },
+      {
+        jobId: accountUpdateJobId(accountId),
+        attempts: this.config.queue.attempts,
+        backoff: { type: 'exponential', delay: 2000 },
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    );
+  }
+
+  async hasJob(accountId: number): Promise<boolean> {
+    return Boolean(await this.queue.getJob(accountUpdateJobId(accountId)));
+  }
+
+  /** Not claimed: already queued or running (nothing to do), or asked for before `nextAllowedTime`. */
+  private async explainUnclaimed(accountId: number): Promise<void> {
+    const [row]: { last_queue_status: string; next_allowed_time: Date }[] = await this.dataSource.query(
+      'SELECT last_queue_status, next_allowed_time FROM accounts WHERE account_id = $1',
+      [accountId],
+    );
+    if (!row || row.last_queue_status === 'pending' || row.last_queue_status === 'in_progress') return;
+    const waitSeconds = (row.next_allowed_time.getTime() - Date.now()) / 1000;
+    throw tooManyRequests(`Account ${accountId} was updated recently; it may be updated again from ${row.next_allowed_time.toISOString()}.`, waitSeconds);
+  }
+
+  private async isStaff(accountId: number): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM account_roles WHERE account_id = $1 AND role IN ('staff', 'owner', 'developer')`,
+      [accountId],
+    );
+    return rows.length > 0;
+  }
+}

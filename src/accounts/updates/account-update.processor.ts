@@ -1,0 +1,64 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Job, Worker } from 'bullmq';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { JsonLogger } from '../../common/logging/json-logger';
+import { redisConnectionOptions } from '../../common/redis/redis-connection';
+import { AccountUpdater } from './account-updater.service';
+import { ACCOUNT_UPDATE_QUEUE, AccountUpdateJob, AccountUpdatePayload } from './update-queue.constants';
+
+function isPayload(data: unknown): data is AccountUpdatePayload {
+  const payload = data as AccountUpdatePayload;
+  return Number.isInteger(payload?.accountId) && typeof payload?.runId === 'string';
+}
+
+/**
+ * Consumes `account.queueUpdate` jobs in the worker process. A BullMQ Worker is built here (not through
+ * `@Processor`) because its concurrency, lock and stall timings come from the validated config. A job whose
+ * worker dies loses its lock, is found stalled and runs again on a live worker.
+ */
+@Injectable()
+export class AccountUpdateProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new JsonLogger('AccountUpdateProcessor');
+  private worker: Worker | null = null;
+
+  constructor(
+    private readonly updater: AccountUpdater,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const { concurrency, lockDurationMs, stalledIntervalMs } = this.config.queue;
+    this.worker = new Worker(ACCOUNT_UPDATE_QUEUE, (job) => this.process(job), {
+      connection: { ...redisConnectionOptions(this.config.redisUrl), maxRetriesPerRequest: null },
+      prefix: `${this.config.redisPrefix}:bull`,
+      concurrency,
+      lockDuration: lockDurationMs,
+      stalledInterval: stalledIntervalMs,
+      maxStalledCount: 3,
+    });
+    this.worker.on('failed', (job, error) => void this.onFailed(job, error));
+    this.worker.on('error', (error) => this.logger.error({ msg: 'queue worker error', error: error.message }));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // Waits for running jobs to finish; a job cut short by a hard kill is recovered as stalled.
+    await this.worker?.close();
+  }
+
+  private async process(job: Job<unknown>): Promise<void> {
+    if (job.name !== AccountUpdateJob.Refresh || !isPayload(job.data)) {
+      this.logger.error({ msg: 'dropping malformed job', jobId: job.id, name: job.name });
+      return;
+    }
+    await this.updater.run(job.data.accountId, job.data.runId);
+  }
+
+  private async onFailed(job: Job<unknown> | undefined, error: Error): Promise<void> {
+    if (!job || !isPayload(job.data)) return;
+    const willRetry = error.name !== 'UnrecoverableError' && job.attemptsMade < (job.opts.attempts ?? 1);
+    await this.updater
+      .attemptFailed(job.data.accountId, job.data.runId, error, willRetry)
+      .catch((failure: unknown) => this.logger.error({ msg: 'could not record a failed attempt', jobId: job.id, error: String(failure) }));
+  }
+}

@@ -1,0 +1,82 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { JsonLogger } from '../../common/logging/json-logger';
+import { AccountEntity } from '../entities/account.entity';
+import { AccountUpdateEntity } from '../entities/account-update.entity';
+import { AccountWriter } from './account-writer';
+import { PlatformSnapshotReader } from './platform-snapshot';
+import { ProgressSnapshot, UpdateProgressService } from './update-progress.service';
+
+/**
+ * One refresh run of one account, as the worker executes it: pending → in_progress → completed, with every
+ * step published as progress. A failed attempt is handed back to BullMQ, which retries it with backoff.
+ */
+@Injectable()
+export class AccountUpdater {
+  private readonly logger = new JsonLogger('AccountUpdater');
+
+  constructor(
+    @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
+    @InjectRepository(AccountUpdateEntity) private readonly runs: Repository<AccountUpdateEntity>,
+    private readonly reader: PlatformSnapshotReader,
+    private readonly writer: AccountWriter,
+    private readonly progress: UpdateProgressService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async run(accountId: number, runId: string): Promise<void> {
+    const started = Date.now();
+    let snapshot = await this.start(accountId, runId);
+    const platform = await this.reader.read(accountId, async (step) => {
+      snapshot = UpdateProgressService.atStep(snapshot, step);
+      await this.progress.publish(snapshot);
+    });
+    snapshot = UpdateProgressService.atStep(snapshot, 'save');
+    await this.progress.publish(snapshot);
+    const done = UpdateProgressService.finished(snapshot, 'completed');
+    const result = await this.writer.write(accountId, runId, platform, done.steps, this.config.queue.updateCooldownSeconds);
+    await this.progress.publish(done);
+    this.logger.log({ msg: 'account updated', accountId, runId, durationMs: Date.now() - started, after: result.after });
+  }
+
+  /** Marks the run in progress (creating its record if a recovered job has none) and returns its progress. */
+  private async start(accountId: number, runId: string): Promise<ProgressSnapshot> {
+    const now = new Date();
+    await this.accounts.update({ accountId }, { lastQueueStatus: 'in_progress' });
+    const existing = await this.runs.findOne({ where: { runId } });
+    const run = existing ?? this.runs.create({ runId, accountId, queuedAt: now, steps: [] });
+    run.status = 'in_progress';
+    run.startedAt = now;
+    run.attempts = (run.attempts ?? 0) + 1;
+    await this.runs.save(run);
+    const snapshot = { ...UpdateProgressService.initial(accountId, runId, run.queuedAt), status: 'in_progress' as const };
+    await this.progress.publish(snapshot);
+    return snapshot;
+  }
+
+  /**
+   * After a failed attempt: back to `pending` while BullMQ will retry; after the last attempt the run is
+   * recorded as failed and the account returns to its last settled state, so nothing stays `in_progress`.
+   */
+  async attemptFailed(accountId: number, runId: string, error: Error, willRetry: boolean): Promise<void> {
+    const category = error.name === 'UnrecoverableError' ? 'not_found' : (error.constructor?.name ?? 'Error');
+    this.logger.warn({ msg: 'account update attempt failed', accountId, runId, willRetry, error: error.message });
+    if (willRetry) {
+      await this.accounts.update({ accountId }, { lastQueueStatus: 'pending' });
+      await this.runs.update({ runId }, { status: 'pending' });
+      return;
+    }
+    const account = await this.accounts.findOne({ where: { accountId } });
+    await this.accounts.update({ accountId }, { lastQueueStatus: account?.updatedAt ? 'completed' : 'undefined' });
+    const run = await this.runs.findOne({ where: { runId } });
+    const failure = { category, retryable: category !== 'not_found' };
+    const current = await this.progress.read(accountId);
+    const base = current?.runId === runId ? current : UpdateProgressService.initial(accountId, runId, run?.queuedAt ?? new Date());
+    const failed = UpdateProgressService.finished(base, 'failed', failure);
+    await this.runs.update({ runId }, { status: 'failed', finishedAt: new Date(), error: failure, steps: failed.steps });
+    await this.progress.publish(failed);
+  }
+}

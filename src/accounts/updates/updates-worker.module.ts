@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountUpdateEntity } from '../entities/account-update.entity';
+import { AccountEntity } from '../entities/account.entity';
+import { AccountUpdateProcessor } from './account-update.processor';
+import { AccountUpdater } from './account-updater.service';
+import { AccountUpdatesModule } from './account-updates.module';
+import { AccountWriter } from './account-writer';
+import { PlatformSnapshotReader } from './platform-snapshot';
+import { StuckUpdateRecovery } from './stuck-update-recovery.service';
+
+/** The consumer side: the BullMQ worker that refreshes accounts from the platform. Worker process only. */
+@Module({
+  imports: [AccountUpdatesModule, TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity])],
+  providers: [PlatformSnapshotReader, AccountWriter, AccountUpdater, AccountUpdateProcessor, StuckUpdateRecovery],
+})
+export class UpdatesWorkerModule {}

@@ -1,0 +1,50 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, Max, Min } from 'class-validator';
+
+export class AccountBadgeInfo {
+  @ApiProperty({ format: 'date-time' }) completionTime: string;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0 }) level: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0 }) xp: number;
+}
+
+const int32 = (description?: string) => ApiProperty({ type: 'integer', format: 'int32', minimum: 0, description });
+const int64 = (description?: string) => ApiProperty({ type: 'integer', format: 'int64', minimum: 0, description });
+
+/** A badge of an app with holder statistics (`app.listBadges`, `account.listBadges`, …). */
+export class V1AppBadge {
+  @ApiProperty({ example: 'bdg_123', description: 'The service’s public badge id.' }) badgeId: string;
+  @int32('The platform’s badge id.') steamId: number;
+  @ApiProperty() name: string;
+  @ApiProperty() badgeImage: string;
+  @int32() appId: number;
+  @ApiProperty() appName: string;
+  @ApiProperty() appImage: string;
+  @int32('The level the badge starts at.') baseLevel: number;
+  @int32('Xp per level.') baseXp: number;
+  @int32('Trading cards per side seen for the app in tracked inventories.') cardCount: number;
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'Highest level held by a tracked account.' }) highestLevel: number;
+  @int64('Holders on the platform, as the platform reports it.') scarcity: number;
+  @int64('Holders among tracked accounts.') trackedHolders: number;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) firstCompletion: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) lastCompletion: string | null;
+  @ApiProperty() isEvent: boolean;
+  @ApiProperty() isFoil: boolean;
+  @ApiProperty() isSale: boolean;
+  @ApiProperty({ description: 'The needed cards cannot be traded on the market.' }) isNmc: boolean;
+  @ApiProperty({ description: 'At least one needed card has no market listing now.' }) noListing: boolean;
+  @ApiProperty({ type: 'integer', format: 'int32', deprecated: true }) price: number;
+  @ApiPropertyOptional({ type: AccountBadgeInfo, nullable: true, description: 'The caller’s own progress on this badge.' })
+  accountInfo?: AccountBadgeInfo | null;
+}
+
+export class V1AppListBadgesRequest {
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 1 })
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
+  appId: number;
+}
+
+export class V1AppListBadgesResponseBody {
+  @ApiProperty({ type: [V1AppBadge], nullable: true }) badges: V1AppBadge[] | null;
+}

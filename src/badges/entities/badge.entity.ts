@@ -1,0 +1,50 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * A badge definition: an app's normal or foil badge, or a special badge (no app). Public id `bdg_<id>`.
+ * Holder statistics are computed from account_badges; `scarcity` is the platform's own holder count, as
+ * last reported by it.
+ */
+@Entity('badges')
+export class BadgeEntity {
+  @PrimaryGeneratedColumn('increment')
+  id: number;
+
+  /** `app:<appId>:normal`, `app:<appId>:foil` or `special:<badgeid>`: the natural key the worker upserts on. */
+  @Index('ux_badges_badge_key', { unique: true })
+  @Column('text')
+  badgeKey: string;
+
+  @Index('ix_badges_app_id')
+  @Column('integer', { nullable: true })
+  appId: number | null;
+
+  /** The platform's badge id (`badgeid`). */
+  @Column('integer')
+  platformBadgeId: number;
+
+  @Column('boolean', { default: false })
+  isFoil: boolean;
+
+  @Column('text', { default: '' })
+  name: string;
+
+  @Column('text', { default: '' })
+  image: string;
+
+  @Column('integer', { default: 1 })
+  baseLevel: number;
+
+  /** Xp per level. */
+  @Column('integer', { default: 100 })
+  baseXp: number;
+
+  @Column('boolean', { default: false })
+  isEvent: boolean;
+
+  @Column('boolean', { default: false })
+  isSale: boolean;
+
+  @Column('bigint', { default: 0, transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
+  scarcity: number;
+}

@@ -1,0 +1,27 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** A badge that has a badge leaderboard, with completion statistics and rarity. */
+export class V1LeaderboardBadge {
+  @ApiProperty({ example: 'bdg_123' }) badgeId: string;
+  @ApiProperty({ type: 'integer', description: 'The platform’s badge id.' }) steamId: number;
+  @ApiProperty() name: string;
+  @ApiProperty() image: string;
+  @ApiProperty({ type: 'integer', example: 730 }) appId: number;
+  @ApiProperty() appName: string;
+  @ApiProperty() appImage: string;
+  @ApiProperty({ type: 'integer' }) level: number;
+  @ApiProperty({ type: 'integer' }) xp: number;
+  @ApiProperty({ type: 'integer', nullable: true }) highestLevel: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) scarcity: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) trackedHolders: number | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) firstCompletion: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) lastCompletion: string | null;
+  @ApiProperty() isEvent: boolean;
+  @ApiProperty() isFoil: boolean;
+  @ApiProperty() isSale: boolean;
+  @ApiProperty({ type: 'integer', deprecated: true }) price: number;
+}
+
+export class V1LeaderboardListBadgesResponseBody {
+  @ApiProperty({ type: [V1LeaderboardBadge], nullable: true }) badges: V1LeaderboardBadge[] | null;
+}

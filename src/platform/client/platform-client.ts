@@ -1,0 +1,201 @@
+import type { CallBudget } from './call-budget';
+import {
+  parseCount, parsePrice, toBadge, toCity, toCountry, toFriend, toInventoryItem, toOwnedGame, toPlayerBans,
+  toPlayerSummary, toState,
+} from './platform.mappers';
+import { PlatformHttpError, PlatformUnavailableError } from './platform.errors';
+import { PlatformHttp, type HttpOutcome, type QueryValue } from './platform-http';
+import type {
+  BadgeQuest, FriendListResult, GroupListResult, InventoryItem, InventoryResult, LocationCity, LocationCountry,
+  LocationState, MarketPrice, OwnedGamesOptions, OwnedGamesResult, PlayerBadges, PlayerBans, PlayerSummary,
+  RawBadgeProgressResponse, RawBadgesResponse, RawFriendListResponse, RawInventoryDescription, RawInventoryResponse,
+  RawLocationCity, RawLocationCountry, RawLocationState, RawOwnedGamesResponse, RawPlayerBansResponse,
+  RawPlayerSummariesResponse, RawPriceOverview, RawResolveVanityResponse, RawSteamLevelResponse,
+  RawUserGroupListResponse,
+} from './platform.types';
+
+export { PlatformBudgetExceededError, PlatformHttpError, PlatformUnavailableError } from './platform.errors';
+
+export interface PlatformClientOptions {
+  /** Web API base, e.g. https://api.steampowered.com (or the simulator). */
+  apiUrl: string;
+  /** Community base, e.g. https://steamcommunity.com (or the simulator). */
+  communityUrl: string;
+  apiKey: string | null;
+  timeoutMs: number;
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  retryBaseMs: number;
+  budget?: CallBudget | null;
+}
+
+const BATCH = 100;
+const BATCH_CONCURRENCY = 4;
+const DEFAULT_INVENTORY_PAGE = 2000;
+
+/**
+ * Typed client for the platform's Web API and community endpoints (platform-api.md). Results are camelCase;
+ * private data comes back as `{ visibility: 'private' }` instead of an error.
+ */
+export class PlatformClient {
+  private readonly http: PlatformHttp;
+
+  constructor(private readonly opts: PlatformClientOptions) {
+    this.http = new PlatformHttp(opts);
+  }
+
+  /** The steamid for a profile vanity name, or null when nothing matches (success 42). */
+  async resolveVanity(name: string): Promise<string | null> {
+    const body = await this.api<RawResolveVanityResponse>('/ISteamUser/ResolveVanityURL/v1/', { vanityurl: name, url_type: 1 });
+    return body.response?.success === 1 && body.response.steamid ? body.response.steamid : null;
+  }
+
+  /** Summaries of the known ids (unknown ones are absent), fetched in batches of 100. */
+  async getPlayerSummaries(steamIds: string[]): Promise<PlayerSummary[]> {
+    const batches = await this.batched(steamIds, (ids) =>
+      this.api<RawPlayerSummariesResponse>('/ISteamUser/GetPlayerSummaries/v2/', { steamids: ids.join(',') }));
+    return batches.flatMap((b) => (b.response?.players ?? []).map(toPlayerSummary));
+  }
+
+  async getPlayerBans(steamIds: string[]): Promise<PlayerBans[]> {
+    const batches = await this.batched(steamIds, (ids) =>
+      this.api<RawPlayerBansResponse>('/ISteamUser/GetPlayerBans/v1/', { steamids: ids.join(',') }));
+    return batches.flatMap((b) => (b.players ?? []).map(toPlayerBans));
+  }
+
+  /** A private list answers HTTP 401 or an empty object; both map to `private`. */
+  async getFriendList(steamId: string): Promise<FriendListResult> {
+    const out = await this.apiOutcome('/ISteamUser/GetFriendList/v1/', { steamid: steamId, relationship: 'friend' }, [401]);
+    const body = out.body as RawFriendListResponse | null;
+    if (out.status === 401 || !body?.friendslist) return { visibility: 'private' };
+    return { visibility: 'public', friends: (body.friendslist.friends ?? []).map(toFriend) };
+  }
+
+  async getUserGroupList(steamId: string): Promise<GroupListResult> {
+    const body = await this.api<RawUserGroupListResponse>('/ISteamUser/GetUserGroupList/v1/', { steamid: steamId });
+    if (!body.response?.success) return { visibility: 'private' };
+    return { visibility: 'public', groups: (body.response.groups ?? []).map((g) => g.gid) };
+  }
+
+  /** Badges and level; an empty response (unknown account) reads as no badges at level 0. */
+  async getBadges(steamId: string): Promise<PlayerBadges> {
+    const r = (await this.api<RawBadgesResponse>('/IPlayerService/GetBadges/v1/', { steamid: steamId })).response ?? {};
+    return {
+      badges: (r.badges ?? []).map(toBadge),
+      playerXp: r.player_xp ?? 0,
+      playerLevel: r.player_level ?? 0,
+      playerXpNeededToLevelUp: r.player_xp_needed_to_level_up ?? 0,
+      playerXpNeededCurrentLevel: r.player_xp_needed_current_level ?? 0,
+    };
+  }
+
+  /** `{response:{}}` (no game_count) means the game details are private. */
+  async getOwnedGames(steamId: string, options: OwnedGamesOptions = {}): Promise<OwnedGamesResult> {
+    const query: Record<string, QueryValue> = {
+      steamid: steamId,
+      include_appinfo: options.includeAppInfo ?? true,
+      include_played_free_games: options.includePlayedFreeGames ?? false,
+    };
+    (options.appIds ?? []).forEach((appId, i) => (query[`appids_filter[${i}]`] = appId));
+    const r = (await this.api<RawOwnedGamesResponse>('/IPlayerService/GetOwnedGames/v1/', query)).response ?? {};
+    if (r.game_count === undefined) return { visibility: 'private' };
+    return { visibility: 'public', gameCount: r.game_count, games: (r.games ?? []).map(toOwnedGame) };
+  }
+
+  /** Null for unknown accounts. */
+  async getSteamLevel(steamId: string): Promise<number | null> {
+    const body = await this.api<RawSteamLevelResponse>('/IPlayerService/GetSteamLevel/v1/', { steamid: steamId });
+    return body.response?.player_level ?? null;
+  }
+
+  async getCommunityBadgeProgress(steamId: string, badgeId = 2): Promise<BadgeQuest[]> {
+    const body = await this.api<RawBadgeProgressResponse>('/IPlayerService/GetCommunityBadgeProgress/v1/', { steamid: steamId, badgeid: badgeId });
+    return (body.response?.quests ?? []).map((q) => ({ questId: q.questid, completed: q.completed }));
+  }
+
+  /** The whole community inventory (app 753, context 6), following pages to the end; HTTP 403 → private. */
+  async getInventory(steamId: string, pageSize = DEFAULT_INVENTORY_PAGE): Promise<InventoryResult> {
+    const path = `/inventory/${encodeURIComponent(steamId)}/753/6`;
+    const items: InventoryItem[] = [];
+    const descriptions = new Map<string, RawInventoryDescription>();
+    let start: string | undefined;
+    let total = 0;
+    for (;;) {
+      const out = await this.http.get(this.opts.communityUrl, path, { l: 'english', count: pageSize, start_assetid: start }, false);
+      if (out.status === 403) return { visibility: 'private' };
+      const page = this.expectOk(out, path) as RawInventoryResponse | null;
+      if (!page || page.success !== 1) throw new PlatformUnavailableError(`GET ${path}`, 1, 200, 'inventory answered without success');
+      total = page.total_inventory_count ?? 0;
+      for (const d of page.descriptions ?? []) descriptions.set(`${d.classid}_${d.instanceid}`, d);
+      for (const a of page.assets ?? []) {
+        const d = descriptions.get(`${a.classid}_${a.instanceid}`);
+        if (!d) throw new PlatformUnavailableError(`GET ${path}`, 1, 200, `asset ${a.assetid} has no description`);
+        items.push(toInventoryItem(a, d));
+      }
+      if (!page.more_items) break;
+      // A page that does not advance would loop forever.
+      if (!page.last_assetid || page.last_assetid === start) throw new PlatformUnavailableError(`GET ${path}`, 1, 200, 'inventory paging did not advance');
+      start = page.last_assetid;
+    }
+    return { visibility: 'public', totalCount: total, items };
+  }
+
+  /** Market price overview in minor units (cents); null when the market does not know the item. */
+  async getMarketPrice(marketHashName: string, currency = 1): Promise<MarketPrice | null> {
+    const path = '/market/priceoverview/';
+    const out = await this.http.get(this.opts.communityUrl, path, { appid: 753, currency, market_hash_name: marketHashName }, false);
+    const body = this.expectOk(out, path) as RawPriceOverview | null;
+    if (!body?.success) return null;
+    return { lowestPrice: parsePrice(body.lowest_price), medianPrice: parsePrice(body.median_price), volume: parseCount(body.volume) };
+  }
+
+  /** Countries; states of a country; cities of a state. */
+  queryLocations(): Promise<LocationCountry[]>;
+  queryLocations(countryCode: string): Promise<LocationState[]>;
+  queryLocations(countryCode: string, stateCode: string): Promise<LocationCity[]>;
+  async queryLocations(countryCode?: string, stateCode?: string): Promise<LocationCountry[] | LocationState[] | LocationCity[]> {
+    const segments = [countryCode, stateCode].filter((s): s is string => !!s).map(encodeURIComponent);
+    const path = ['/actions/QueryLocations', ...segments].join('/');
+    const rows = (this.expectOk(await this.http.get(this.opts.communityUrl, path, {}, false), path) ?? []) as unknown[];
+    if (!countryCode) return (rows as RawLocationCountry[]).map(toCountry);
+    if (!stateCode) return (rows as RawLocationState[]).map(toState);
+    return (rows as RawLocationCity[]).map(toCity);
+  }
+
+  // ---------- plumbing ----------
+
+  /** A Web API call that must answer 200. */
+  private async api<T>(path: string, query: Record<string, QueryValue>): Promise<T> {
+    const out = await this.http.get(this.opts.apiUrl, path, query, true);
+    return (this.expectOk(out, path) ?? {}) as T;
+  }
+
+  /** A Web API call where some of 401/403 carry meaning for the caller. */
+  private async apiOutcome(path: string, query: Record<string, QueryValue>, allowed: number[]): Promise<HttpOutcome> {
+    const out = await this.http.get(this.opts.apiUrl, path, query, true);
+    if (out.status !== 200 && !allowed.includes(out.status)) throw new PlatformHttpError(out.status, `GET ${path}`);
+    return out;
+  }
+
+  private expectOk(out: HttpOutcome, path: string): unknown {
+    if (out.status !== 200) throw new PlatformHttpError(out.status, `GET ${path}`);
+    return out.body;
+  }
+
+  /** De-duplicates ids, splits them into batches of 100 and runs a few batches at a time, keeping order. */
+  private async batched<T>(steamIds: string[], call: (ids: string[]) => Promise<T>): Promise<T[]> {
+    const ids = [...new Set(steamIds)];
+    const batches: string[][] = [];
+    for (let i = 0; i < ids.length; i += BATCH) batches.push(ids.slice(i, i + BATCH));
+    const results = new Array<T>(batches.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < batches.length) {
+        const i = next++;
+        results[i] = await call(batches[i]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, batches.length) }, worker));
+    return results;
+  }
+}

@@ -1,0 +1,46 @@
+/** What a handler produces; the server only adds latency and writes it. */
+export interface SimResponse {
+  status: number;
+  body: string;
+  contentType: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  500: 'Internal Server Error',
+};
+
+/** Thrown by handlers for parameter errors; rendered as the platform's small HTML error page. */
+export class HttpError extends Error {
+  constructor(readonly status: number, message: string, readonly rawBody?: string) {
+    super(message);
+  }
+}
+
+export function json(body: unknown, status = 200): SimResponse {
+  return { status, body: JSON.stringify(body), contentType: 'application/json; charset=utf-8' };
+}
+
+/** The Web API answers errors with a bare HTML page, not JSON. */
+export function htmlError(status: number, message: string): SimResponse {
+  const title = TITLES[status] ?? 'Error';
+  return {
+    status,
+    body: `<html><head><title>${title}</title></head><body><h1>${title}</h1>${escapeHtml(message)}</body></html>`,
+    contentType: 'text/html; charset=utf-8',
+  };
+}
+
+export function fromError(e: HttpError): SimResponse {
+  return e.rawBody !== undefined
+    ? { status: e.status, body: e.rawBody, contentType: 'application/json; charset=utf-8' }
+    : htmlError(e.status, e.message);
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}

@@ -1,0 +1,61 @@
+import { activityOf, appAt } from './activity';
+import { CATALOGUE_SIZE } from './catalogue';
+import { classIdOf, type ItemKind } from './items';
+import type { World } from './world';
+import { Salt, hash, logUniformInt } from '../random';
+import type { RawInventoryAsset } from '../../client/platform.types';
+
+/**
+ * Inventories are fixed per account (they do not change with ticks). Size is heavy-tailed: 30% empty, otherwise
+ * log-uniform 1..12,000 items, so some need several pages at the 5,000 maximum. Cards come from the account's own
+ * games: 86% normal cards, 3% foil cards, 11% booster packs, plus a stack of gems for a third of accounts.
+ * Asset ids are globally unique and decodable: ASSET_BASE + accountId*100,000 + index*7 + jitter(0..6).
+ */
+const ASSET_BASE = 10_000_000_000;
+const MAX_ITEMS = 12_000;
+
+export function inventorySize(w: World, accountId: number): number {
+  const h = hash(w.seed, Salt.inventory, accountId, 0xffff);
+  return h % 100 < 30 ? 0 : logUniformInt(hash(w.seed, Salt.inventory, accountId, 0xfffe), 1, MAX_ITEMS);
+}
+
+export function assetIdOf(w: World, accountId: number, index: number): string {
+  return String(ASSET_BASE + accountId * 100_000 + index * 7 + (hash(w.seed, Salt.inventory, accountId, index, 1) % 7));
+}
+
+/** Position of an asset id in the account's inventory, or -1 if it is not one of its assets. */
+export function indexOfAssetId(w: World, accountId: number, assetId: string): number {
+  if (!/^\d{1,16}$/.test(assetId)) return -1;
+  const index = Math.floor((Number(assetId) - ASSET_BASE - accountId * 100_000) / 7);
+  if (index < 0 || index >= inventorySize(w, accountId)) return -1;
+  return assetIdOf(w, accountId, index) === assetId ? index : -1;
+}
+
+export function itemKind(w: World, accountId: number, index: number): ItemKind {
+  const h = (k: number): number => hash(w.seed, Salt.inventory, accountId, index, k);
+  if (index === 0 && hash(w.seed, Salt.inventory, accountId, 0xfffd) % 3 === 0) return { kind: 'gems' };
+  const a = activityOf(w.seed, accountId);
+  const appIndex = a.baseGames > 0 ? appAt(a, h(2) % a.baseGames) : h(2) % CATALOGUE_SIZE;
+  const app = w.catalogue.apps[appIndex];
+  const roll = h(3) % 100;
+  if (roll >= 89) return { kind: 'booster', app };
+  return { kind: 'card', app, card: h(4) % app.cards.length, foil: roll >= 86 };
+}
+
+/** Assets from `start` (inclusive), at most `count`. */
+export function assetsPage(w: World, accountId: number, start: number, count: number): RawInventoryAsset[] {
+  const end = Math.min(inventorySize(w, accountId), start + count);
+  const out: RawInventoryAsset[] = [];
+  for (let i = start; i < end; i++) {
+    const kind = itemKind(w, accountId, i);
+    out.push({
+      appid: 753,
+      contextid: '6',
+      assetid: assetIdOf(w, accountId, i),
+      classid: classIdOf(kind),
+      instanceid: '0',
+      amount: kind.kind === 'gems' ? String(logUniformInt(hash(w.seed, Salt.inventory, accountId, i, 5), 1, 100_000)) : '1',
+    });
+  }
+  return out;
+}

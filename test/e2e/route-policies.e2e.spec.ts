@@ -1,0 +1,64 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import { AUTH_POLICY } from '../../src/auth/auth.decorator';
+import { startTestApp, TestContext } from '../support/test-app';
+
+interface Route {
+  method: string;
+  path: string;
+  policy: string | undefined;
+}
+
+/** Every route of the API module, read from the controllers' metadata. */
+function routesOf(ctx: TestContext): Route[] {
+  const routes: Route[] = [];
+  for (const module of ctx.app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as { prototype: Record<string, unknown> } | null;
+      if (!controller) continue;
+      const prefix = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = controller.prototype[name];
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const path = Reflect.getMetadata(PATH_METADATA, handler);
+        if (path === undefined) continue;
+        routes.push({
+          method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number],
+          path: `/${[prefix, String(path)].filter(Boolean).join('/')}`.replace(/\/+/g, '/'),
+          policy: Reflect.getMetadata(AUTH_POLICY, handler) ?? Reflect.getMetadata(AUTH_POLICY, controller),
+        });
+      }
+    }
+  }
+  return routes;
+}
+
+describe('credential policies', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await startTestApp('policies');
+  });
+  afterAll(() => ctx.close());
+
+  it('should give every route an explicit policy', () => {
+    const routes = routesOf(ctx);
+    expect(routes.length).toBeGreaterThan(3);
+    expect(routes.filter((route) => !route.policy)).toEqual([]);
+  });
+
+  it('should keep public routes to the documented few', () => {
+    const open = routesOf(ctx)
+      .filter((route) => route.policy === 'public' || route.policy === 'refresh-token')
+      .map((route) => `${route.method} ${route.path}`);
+    expect(open.sort()).toEqual(['GET /health', 'GET /schemas/:file', 'POST /v1/account.refreshSession']);
+  });
+
+  it('should answer 401 without a credential on every route that needs one', async () => {
+    const guarded = routesOf(ctx).filter((route) => route.policy === 'any' || route.policy === 'session');
+    for (const route of guarded) {
+      const res = await ctx.http()[route.method === 'GET' ? 'get' : 'post'](route.path);
+      expect({ route: route.path, status: res.status }).toEqual({ route: route.path, status: 401 });
+    }
+  });
+});
