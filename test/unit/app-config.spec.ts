@@ -1,0 +1,40 @@
+import { ConfigError, loadConfig, redactUrl } from '../../src/config/app-config';
+
+describe('loadConfig', () => {
+  it('should default to the simulator, the local stores and port 3000 when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBe('postgres://postgres@127.0.0.1:5432/badge_stats');
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.platform).toMatchObject({ mode: 'simulator', apiUrl: 'http://127.0.0.1:3100', apiKey: null });
+    expect(config.simulator.embedded).toBe(true);
+  });
+
+  it('should use the real platform when a key is set', () => {
+    const config = loadConfig({ PLATFORM_API_KEY: 'abc' });
+    expect(config.platform).toMatchObject({ mode: 'live', apiUrl: 'https://api.steampowered.com', communityUrl: 'https://steamcommunity.com' });
+    expect(config.simulator.embedded).toBe(false);
+  });
+
+  it('should not embed a simulator when one runs elsewhere', () => {
+    const config = loadConfig({ SIMULATOR_URL: 'http://api:3100' });
+    expect(config.platform.apiUrl).toBe('http://api:3100');
+    expect(config.simulator.embedded).toBe(false);
+  });
+
+  it.each([
+    ['PORT', 'abc', /PORT must be an integer/],
+    ['PORT', '70000', /PORT must be between 0 and 65535/],
+    ['DATABASE_URL', 'mysql://x', /DATABASE_URL must use postgres:/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
+    ['SIMULATOR_ACCOUNTS', '0', /SIMULATOR_ACCOUNTS must be between/],
+  ])('should reject %s=%s with a message naming the variable', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('should never echo credentials of a bad URL', () => {
+    expect(redactUrl('redis://user:secret@host:6379')).toBe('redis://***@host:6379');
+    expect(redactUrl('http://x/api?key=SECRET&a=1')).toBe('http://x/api?key=***&a=1');
+  });
+});
