@@ -1,3 +1,4 @@
+import { ApiKeyService } from '../../src/auth/api-key.service';
 import { startTestApp, TestContext } from '../support/test-app';
 
 describe('wire conventions, credentials and first operations', () => {
@@ -168,6 +169,25 @@ describe('wire conventions, credentials and first operations', () => {
   it('should report PostgreSQL and Redis as up on /health', async () => {
     const res = await ctx.http().get('/health').expect(200);
     expect(res.body).toEqual({ status: 'ok', checks: { postgres: 'up', redis: 'up' } });
+  });
+
+  it('should refuse a revoked API key and count it as DISABLED', async () => {
+    const key = await ctx.apiKey(1005);
+    await ctx.http().post('/v1/stats.getStats').set(bearer(key)).expect(200);
+    const keyId = `key_${key.slice(3, 15)}`;
+    await ctx.app.get(ApiKeyService).revoke(keyId);
+    const res = await ctx.http().post('/v1/stats.getStats').set(bearer(key)).expect(401);
+    expect(res.body.detail).toMatch(/revoked/);
+    const counts = await ctx.dataSource.query('SELECT outcome, count FROM api_key_usage WHERE key_id = $1 ORDER BY outcome', [keyId]);
+    expect(counts).toEqual([{ outcome: 'DISABLED', count: 1 }, { outcome: 'VALID', count: 1 }]);
+  });
+
+  it('should write nothing when validation fails', async () => {
+    const before = await ctx.dataSource.query('SELECT count(*)::int AS n FROM accounts');
+    const res = await ctx.http().post('/v1/account.queueUpdate').set(bearer(apiKey)).send({ id: { accountId: 77, steamId64: '123' }, vanity: { type: 'steam', value: 'a-b' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { location: string }) => e.location).sort()).toEqual(['body.id.steamId64', 'body.vanity.value']);
+    expect(await ctx.dataSource.query('SELECT count(*)::int AS n FROM accounts')).toEqual(before);
   });
 
   it('should store no plaintext secret', async () => {

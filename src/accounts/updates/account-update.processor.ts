@@ -1,11 +1,16 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Job, Worker } from 'bullmq';
+import { DelayedError, Job, Worker } from 'bullmq';
+import { PlatformBudgetExceededError } from '../../platform/client/platform-client';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { redisConnectionOptions } from '../../common/redis/redis-connection';
 import { AccountUpdater } from './account-updater.service';
 import { ACCOUNT_UPDATE_QUEUE, AccountUpdateJob, AccountUpdatePayload } from './update-queue.constants';
+
+function nextUtcDay(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 0, 1));
+}
 
 function isPayload(data: unknown): data is AccountUpdatePayload {
   const payload = data as AccountUpdatePayload;
@@ -29,7 +34,7 @@ export class AccountUpdateProcessor implements OnApplicationBootstrap, OnApplica
 
   onApplicationBootstrap(): void {
     const { concurrency, lockDurationMs, stalledIntervalMs } = this.config.queue;
-    this.worker = new Worker(ACCOUNT_UPDATE_QUEUE, (job) => this.process(job), {
+    this.worker = new Worker(ACCOUNT_UPDATE_QUEUE, (job, token) => this.process(job, token), {
       connection: { ...redisConnectionOptions(this.config.redisUrl), maxRetriesPerRequest: null },
       prefix: `${this.config.redisPrefix}:bull`,
       concurrency,
@@ -46,12 +51,21 @@ export class AccountUpdateProcessor implements OnApplicationBootstrap, OnApplica
     await this.worker?.close();
   }
 
-  private async process(job: Job<unknown>): Promise<void> {
+  private async process(job: Job<unknown>, token?: string): Promise<void> {
     if (job.name !== AccountUpdateJob.Refresh || !isPayload(job.data)) {
       this.logger.error({ msg: 'dropping malformed job', jobId: job.id, name: job.name });
       return;
     }
-    await this.updater.run(job.data.accountId, job.data.runId);
+    try {
+      await this.updater.run(job.data.accountId, job.data.runId);
+    } catch (error) {
+      if (!(error instanceof PlatformBudgetExceededError)) throw error;
+      // The day's platform calls are spent: wait for the next UTC day instead of burning the job's attempts.
+      const resumeAt = nextUtcDay();
+      await this.updater.postponed(job.data.accountId, job.data.runId, resumeAt);
+      await job.moveToDelayed(resumeAt.getTime(), token);
+      throw new DelayedError();
+    }
   }
 
   private async onFailed(job: Job<unknown> | undefined, error: Error): Promise<void> {

@@ -57,6 +57,13 @@ export class AccountUpdater {
     return snapshot;
   }
 
+  /** The run waits for the platform call budget to refill; it stays queued (`pending`) until then. */
+  async postponed(accountId: number, runId: string, resumeAt: Date): Promise<void> {
+    this.logger.warn({ msg: 'platform call budget exhausted; update postponed', accountId, runId, resumeAt: resumeAt.toISOString() });
+    await this.accounts.update({ accountId }, { lastQueueStatus: 'pending' });
+    await this.runs.update({ runId }, { status: 'pending' });
+  }
+
   /**
    * After a failed attempt: back to `pending` while BullMQ will retry; after the last attempt the run is
    * recorded as failed and the account returns to its last settled state, so nothing stays `in_progress`.

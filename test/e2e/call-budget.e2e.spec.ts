@@ -1,0 +1,34 @@
+import { Queue } from 'bullmq';
+import { ACCOUNT_UPDATE_QUEUE, accountUpdateJobId } from '../../src/accounts/updates/update-queue.constants';
+import { startPipeline, PipelineContext } from '../support/pipeline';
+
+describe('platform call budget', () => {
+  let ctx: PipelineContext;
+  beforeAll(async () => {
+    // Enough for queueing (one summary call) and a little of the refresh, not for all of it.
+    ctx = await startPipeline('budget', { env: { PLATFORM_DAILY_CALL_BUDGET: '4' } });
+    await ctx.startWorker();
+  });
+  afterAll(() => ctx.close());
+
+  it('should postpone an update to the next UTC day when the budget runs out, without failing it', async () => {
+    const key = await ctx.apiKey(1);
+    await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send({ id: { accountId: 5 } }).expect(204);
+    const queue = new Queue(ACCOUNT_UPDATE_QUEUE, { connection: { host: '127.0.0.1', port: 6379 }, prefix: `${ctx.config.redisPrefix}:bull` });
+    try {
+      const deadline = Date.now() + 10_000;
+      let state = '';
+      while (Date.now() < deadline && state !== 'delayed') {
+        state = (await (await queue.getJob(accountUpdateJobId(5)))?.getState()) ?? 'missing';
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(state).toBe('delayed');
+      const [account] = await ctx.dataSource.query('SELECT last_queue_status FROM accounts WHERE account_id = 5');
+      expect(account.last_queue_status).toBe('pending');
+      const runs = await ctx.dataSource.query('SELECT status FROM account_updates WHERE account_id = 5');
+      expect(runs).toEqual([{ status: 'pending' }]);
+    } finally {
+      await queue.close();
+    }
+  });
+});

@@ -1,0 +1,38 @@
+import { startTestApp, TestContext } from '../support/test-app';
+
+describe('logs', () => {
+  let ctx: TestContext;
+  const lines: string[] = [];
+  let restore: () => void;
+
+  beforeAll(async () => {
+    ctx = await startTestApp('logs', { LOG_LEVEL: 'debug' });
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      lines.push(String(chunk));
+      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof process.stdout.write;
+    restore = () => (process.stdout.write = write);
+  });
+  afterAll(async () => {
+    restore();
+    await ctx.close();
+  });
+
+  it('should log each request as JSON with a request id and never a credential', async () => {
+    const key = await ctx.apiKey(9);
+    const { sessionToken, refreshToken } = await ctx.session(9);
+    const wrong = `${key.slice(0, -4)}0000`;
+    await ctx.http().post('/v1/stats.getStats').set('Authorization', `Bearer ${key}`).expect(200);
+    await ctx.http().post('/v1/stats.getStats').set('Authorization', `Bearer ${wrong}`).expect(401);
+    await ctx.http().post('/v1/account.getSettings').set('Authorization', `Bearer ${sessionToken}`).expect(200);
+    await ctx.http().post('/v1/account.refreshSession').send({ refreshToken }).expect(200);
+    await ctx.http().post('/v1/account.refreshSession').send({ refreshToken }).expect(401);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const requests = lines.filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line));
+    expect(requests.length).toBeGreaterThanOrEqual(5);
+    for (const entry of requests) expect(entry).toMatchObject({ level: 'info', requestId: expect.any(String), status: expect.any(Number) });
+    const all = lines.join('');
+    for (const secret of [key, wrong, sessionToken, refreshToken, key.slice(16)]) expect(all).not.toContain(secret);
+  });
+});
