@@ -1,6 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
 import { In, MoreThanOrEqual, Repository } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { JsonLogger } from '../common/logging/json-logger';
+import { REDIS, redisKey } from '../common/redis/redis.module';
 import { AnalyticsOutcome, ApiKeyUsageEntity } from './entities/api-key-usage.entity';
 
 export interface UsageAnalytics {
@@ -15,26 +21,82 @@ export interface UsageAnalytics {
 }
 
 const HOUR_MS = 3_600_000;
+const FLUSH_INTERVAL_MS = 5_000;
 
 export function hourOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
 }
 
-/** Counts API-key requests per key, hour and outcome, and summarises them for developer-app analytics. */
+/**
+ * Counts API-key requests per key, hour and outcome. A request only adds to a Redis hash (in the same round
+ * trip as the rate limit); the counts are folded into PostgreSQL every few seconds, on shutdown and before
+ * analytics are read, so the hot path never writes to the database.
+ */
 @Injectable()
-export class ApiKeyUsageService {
-  constructor(@InjectRepository(ApiKeyUsageEntity) private readonly usage: Repository<ApiKeyUsageEntity>) {}
+export class ApiKeyUsageService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new JsonLogger('ApiKeyUsage');
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    @InjectRepository(ApiKeyUsageEntity) private readonly usage: Repository<ApiKeyUsageEntity>,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush().catch((error: unknown) => this.logger.warn({ msg: 'usage flush failed', error: String(error) })), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flush().catch((error: unknown) => this.logger.warn({ msg: 'usage flush failed', error: String(error) }));
+  }
+
+  /** The Redis hash of counts not yet in PostgreSQL; its fields are `<keyId>|<hour ISO>|<outcome>`. */
+  get pendingKey(): string {
+    return redisKey(this.config, 'usage', 'pending');
+  }
+
+  private get batchesKey(): string {
+    return redisKey(this.config, 'usage', 'batches');
+  }
+
+  /** The field prefix of a key's counts in the current hour; the outcome completes it. */
+  static fieldPrefix(keyId: string, at = new Date()): string {
+    return `${keyId}|${hourOf(at).toISOString()}|`;
+  }
 
   async record(keyId: string, outcome: AnalyticsOutcome, at = new Date()): Promise<void> {
-    await this.usage.query(
-      `INSERT INTO api_key_usage (key_id, hour, outcome, count) VALUES ($1, $2, $3, 1)
-       ON CONFLICT (key_id, hour, outcome) DO UPDATE SET count = api_key_usage.count + 1`,
-      [keyId, hourOf(at), outcome],
-    );
+    await this.redis.hincrby(this.pendingKey, `${ApiKeyUsageService.fieldPrefix(keyId, at)}${outcome}`, 1);
+  }
+
+  /**
+   * Moves the pending counts to PostgreSQL. RENAME makes the hand-over atomic across processes; a batch left
+   * behind by a crash between rename and upsert is picked up by the next flush.
+   */
+  async flush(): Promise<void> {
+    const batch = redisKey(this.config, 'usage', 'flushing', randomUUID());
+    // Within MULTI a failing RENAME (nothing pending) does not stop the SADD; an empty batch is cleared below.
+    await this.redis.multi().rename(this.pendingKey, batch).sadd(this.batchesKey, batch).exec();
+    for (const key of await this.redis.smembers(this.batchesKey)) {
+      const counts = await this.redis.hgetall(key);
+      const rows = Object.entries(counts).map(([field, count]) => [...field.split('|'), Number(count)] as [string, string, AnalyticsOutcome, number]);
+      if (rows.length) {
+        await this.usage.query(
+          `INSERT INTO api_key_usage (key_id, hour, outcome, count)
+           SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::int[])
+           ON CONFLICT (key_id, hour, outcome) DO UPDATE SET count = api_key_usage.count + EXCLUDED.count`,
+          [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])],
+        );
+      }
+      await this.redis.multi().del(key).srem(this.batchesKey, key).exec();
+    }
   }
 
   /** Analytics per key id plus the total over all of them, for the 24 hourly buckets ending with the current one. */
   async analytics(keyIds: string[], now = new Date()): Promise<{ perKey: Map<string, UsageAnalytics>; total: UsageAnalytics }> {
+    await this.flush();
     const since = new Date(hourOf(now).getTime() - 23 * HOUR_MS);
     const rows = keyIds.length
       ? await this.usage.find({ where: { keyId: In(keyIds), hour: MoreThanOrEqual(since) }, order: { hour: 'ASC', outcome: 'ASC' } })

@@ -22,6 +22,15 @@ export type ApiKeyCheck =
   | { ok: true; key: ApiKeyEntity }
   | { ok: false; outcome: Exclude<AnalyticsOutcome, 'VALID'>; retryAfterSeconds?: number };
 
+/** INCR the minute's counter (expiring it), then count the request as VALID or RATE_LIMITED in the usage hash. */
+const RATE_LIMIT_AND_COUNT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], 120) end
+local outcome = 'RATE_LIMITED'
+if count <= tonumber(ARGV[1]) then outcome = 'VALID' end
+redis.call('HINCRBY', KEYS[2], ARGV[2] .. outcome, 1)
+return count`;
+
 /** Issues, verifies, lists and revokes developer API keys. Only SHA-256 hashes of secrets are stored. */
 @Injectable()
 export class ApiKeyService {
@@ -78,26 +87,39 @@ export class ApiKeyService {
     if (!match) return null;
     const key = await this.keys.findOne({ where: { keyId: `key_${match[1]}` } });
     if (!key) return { ok: false, outcome: 'INVALID' };
-    const result = await this.evaluate(key, token, permitted);
-    await this.usage.record(key.keyId, result.ok ? 'VALID' : result.outcome);
-    return result;
+    return this.evaluate(key, token, permitted);
   }
 
   private async evaluate(key: ApiKeyEntity, token: string, permitted: boolean): Promise<ApiKeyCheck> {
-    if (key.secretHash !== hashSecret(token)) return { ok: false, outcome: 'INVALID' };
-    if (key.revokedAt) return { ok: false, outcome: 'DISABLED' };
-    if (!permitted) return { ok: false, outcome: 'INSUFFICIENT_PERMISSIONS' };
-    const retryAfterSeconds = await this.rateLimit(key.keyId);
+    let refusal: Exclude<AnalyticsOutcome, 'VALID' | 'RATE_LIMITED'> | null = null;
+    if (key.secretHash !== hashSecret(token)) refusal = 'INVALID';
+    else if (key.revokedAt) refusal = 'DISABLED';
+    else if (!permitted) refusal = 'INSUFFICIENT_PERMISSIONS';
+    if (refusal) {
+      await this.usage.record(key.keyId, refusal);
+      return { ok: false, outcome: refusal };
+    }
+    const retryAfterSeconds = await this.rateLimitAndCount(key.keyId);
     if (retryAfterSeconds !== null) return { ok: false, outcome: 'RATE_LIMITED', retryAfterSeconds };
     return { ok: true, key };
   }
 
-  /** Fixed one-minute windows in Redis, shared by every API process. Returns seconds to wait, or null. */
-  private async rateLimit(keyId: string): Promise<number | null> {
-    const window = Math.floor(Date.now() / 60_000);
-    const counter = redisKey(this.config, 'ratelimit', keyId, window);
-    const [[, count]] = (await this.redis.multi().incr(counter).expire(counter, 120).exec()) as [[null, number], unknown];
+  /**
+   * One Redis round trip per accepted key: a fixed one-minute window shared by every API process, and the
+   * request counted as VALID or RATE_LIMITED. Returns seconds to wait, or null.
+   */
+  private async rateLimitAndCount(keyId: string): Promise<number | null> {
+    const now = Date.now();
+    const counter = redisKey(this.config, 'ratelimit', keyId, Math.floor(now / 60_000));
+    const count = (await this.redis.eval(
+      RATE_LIMIT_AND_COUNT,
+      2,
+      counter,
+      this.usage.pendingKey,
+      this.config.apiKeyRateLimitPerMinute,
+      ApiKeyUsageService.fieldPrefix(keyId, new Date(now)),
+    )) as number;
     if (count <= this.config.apiKeyRateLimitPerMinute) return null;
-    return 60 - Math.floor((Date.now() % 60_000) / 1000);
+    return 60 - Math.floor((now % 60_000) / 1000);
   }
 }

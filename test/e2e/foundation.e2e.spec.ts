@@ -1,3 +1,4 @@
+import { ApiKeyUsageService } from '../../src/auth/api-key-usage.service';
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { startTestApp, TestContext } from '../support/test-app';
 
@@ -178,6 +179,7 @@ describe('wire conventions, credentials and first operations', () => {
     await ctx.app.get(ApiKeyService).revoke(keyId);
     const res = await ctx.http().post('/v1/stats.getStats').set(bearer(key)).expect(401);
     expect(res.body.detail).toMatch(/revoked/);
+    await ctx.app.get(ApiKeyUsageService).flush();
     const counts = await ctx.dataSource.query('SELECT outcome, count FROM api_key_usage WHERE key_id = $1 ORDER BY outcome', [keyId]);
     expect(counts).toEqual([{ outcome: 'DISABLED', count: 1 }, { outcome: 'VALID', count: 1 }]);
   });
