@@ -48,6 +48,28 @@ export function badgeName(badge: Pick<BadgeStatistics, 'name' | 'appId' | 'appNa
   return `${app} ${badge.isFoil ? 'Foil Badge' : 'Badge'}`;
 }
 
+/** The wire fields every badge record shares (`V1AppBadge`, `V1LeaderboardBadge`). */
+export function commonBadgeFields(badge: BadgeStatistics) {
+  return {
+    badgeId: publicBadgeId(badge.id),
+    steamId: badge.platformBadgeId,
+    name: badgeName(badge),
+    appId: badge.appId ?? 0,
+    appName: badge.appName,
+    appImage: badge.appIcon,
+    highestLevel: badge.highestLevel,
+    scarcity: badge.scarcity,
+    trackedHolders: badge.trackedHolders,
+    firstCompletion: badge.firstCompletion?.toISOString() ?? null,
+    lastCompletion: badge.lastCompletion?.toISOString() ?? null,
+    isEvent: badge.isEvent,
+    isFoil: badge.isFoil,
+    isSale: badge.isSale,
+    // Deprecated; the service keeps no price history.
+    price: 0,
+  };
+}
+
 function parse(rows: Record<string, unknown>[]): BadgeStatistics[] {
   return rows.map((row) => ({ ...row, scarcity: Number(row.scarcity), trackedHolders: Number(row.trackedHolders) }) as BadgeStatistics);
 }

@@ -1,17 +1,10 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { AccountEntity } from './account.entity';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { AccountOwnedEntity } from './account-owned';
 
 /** An app in an account's library, with playtime in minutes. */
 @Entity('account_apps')
 @Index('ix_account_apps_app_playtime', ['appId', 'playtime'])
-export class AccountAppEntity {
-  @PrimaryColumn('integer')
-  accountId: number;
-
-  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'account_id' })
-  account?: AccountEntity;
-
+export class AccountAppEntity extends AccountOwnedEntity {
   @PrimaryColumn('integer')
   appId: number;
 

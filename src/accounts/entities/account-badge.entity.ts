@@ -1,18 +1,11 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { BadgeEntity } from '../../badges/entities/badge.entity';
-import { AccountEntity } from './account.entity';
+import { AccountOwnedEntity } from './account-owned';
 
 /** A badge an account holds, at its current level. */
 @Entity('account_badges')
 @Index('ix_account_badges_badge_id', ['badgeId', 'completionTime'])
-export class AccountBadgeEntity {
-  @PrimaryColumn('integer')
-  accountId: number;
-
-  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'account_id' })
-  account?: AccountEntity;
-
+export class AccountBadgeEntity extends AccountOwnedEntity {
   @PrimaryColumn('integer')
   badgeId: number;
 

@@ -1,16 +1,9 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { AccountEntity } from './account.entity';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { AccountOwnedEntity } from './account-owned';
 
 /** One direction of a friendship as the account's own friend list reports it. */
 @Entity('account_friends')
-export class AccountFriendEntity {
-  @PrimaryColumn('integer')
-  accountId: number;
-
-  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'account_id' })
-  account?: AccountEntity;
-
+export class AccountFriendEntity extends AccountOwnedEntity {
   @PrimaryColumn('integer')
   friendAccountId: number;
 

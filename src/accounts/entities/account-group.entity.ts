@@ -1,16 +1,9 @@
-import { Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { AccountEntity } from './account.entity';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { AccountOwnedEntity } from './account-owned';
 
 /** Membership of an account in a platform group (64-bit group id as a decimal string). */
 @Entity('account_groups')
-export class AccountGroupEntity {
-  @PrimaryColumn('integer')
-  accountId: number;
-
-  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'account_id' })
-  account?: AccountEntity;
-
+export class AccountGroupEntity extends AccountOwnedEntity {
   @PrimaryColumn('text')
   groupId: string;
 }

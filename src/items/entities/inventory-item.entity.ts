@@ -1,5 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { AccountEntity } from '../../accounts/entities/account.entity';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { AccountOwnedEntity } from '../../accounts/entities/account-owned';
 
 export const ITEM_KINDS = ['card', 'foil_card', 'booster', 'other'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
@@ -8,14 +8,7 @@ export type ItemKind = (typeof ITEM_KINDS)[number];
 @Entity('inventory_items')
 @Index('ix_inventory_items_class_id', ['classId', 'amount'])
 @Index('ix_inventory_items_app_kind', ['appId', 'kind', 'classId'])
-export class InventoryItemEntity {
-  @PrimaryColumn('integer')
-  accountId: number;
-
-  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'account_id' })
-  account?: AccountEntity;
-
+export class InventoryItemEntity extends AccountOwnedEntity {
   /** The platform's item class id; 64-bit, kept as a decimal string. */
   @PrimaryColumn('text')
   classId: string;
