@@ -5,6 +5,9 @@ import { AccountSettingsController } from './account-settings.controller';
 import { AccountAdminService } from './account-admin.service';
 import { AccountProfileService } from './account-profile.service';
 import { AccountsController } from './accounts.controller';
+import { AccountStreamController } from './account-stream.controller';
+import { AccountEventsService } from './events/account-events.service';
+import { AccountStreamService } from './events/account-stream.service';
 import { AccountUpdateEntity } from './entities/account-update.entity';
 import { AccountUpdatesModule } from './updates/account-updates.module';
 import { AccountSettingsService } from './account-settings.service';
@@ -14,8 +17,8 @@ import { AccountEntity } from './entities/account.entity';
 
 @Module({
   imports: [AuthModule, AccountUpdatesModule, TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity])],
-  controllers: [AccountsController, AccountSettingsController],
-  providers: [AccountSettingsService, AccountAdminService, AccountProfileService],
+  controllers: [AccountsController, AccountSettingsController, AccountStreamController],
+  providers: [AccountSettingsService, AccountAdminService, AccountProfileService, AccountEventsService, AccountStreamService],
   exports: [TypeOrmModule, AccountAdminService],
 })
 export class AccountsModule {}

@@ -18,6 +18,8 @@ export interface AppConfig {
   sessionTtlHours: number;
   refreshTtlDays: number;
   apiKeyRateLimitPerMinute: number;
+  /** Interval of the heartbeat event on every event stream. */
+  streamHeartbeatMs: number;
   platform: {
     mode: PlatformMode;
     apiUrl: string;
@@ -112,6 +114,7 @@ export function loadConfig(env: Env): AppConfig {
     sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 24, 1, 24 * 365),
     refreshTtlDays: int(env, 'REFRESH_TTL_DAYS', 30, 1, 365),
     apiKeyRateLimitPerMinute: int(env, 'API_KEY_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
     platform: {
       mode,
       apiUrl,

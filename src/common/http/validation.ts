@@ -1,5 +1,5 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
-import { ErrorDetail, unprocessable } from '../problem/problem.exception';
+import { ErrorDetail, ProblemException, unprocessable } from '../problem/problem.exception';
 
 function childLocation(parent: string, property: string): string {
   return /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
@@ -46,6 +46,14 @@ export class WireValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && (typeof value !== 'object' || Array.isArray(value))) {
       throw unprocessable('The request body must be a JSON object.', [{ location: 'body', message: 'expected an object', value }]);
     }
-    return super.transform(value, metadata);
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      // Errors are located from `body`; a query or path parameter names its own part of the request.
+      if (error instanceof ProblemException && metadata.type !== 'body') {
+        for (const detail of error.problem.errors ?? []) detail.location = detail.location?.replace(/^body/, metadata.type === 'param' ? 'path' : metadata.type);
+      }
+      throw error;
+    }
   }
 }

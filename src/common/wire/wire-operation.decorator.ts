@@ -1,5 +1,5 @@
-import { applyDecorators, HttpCode, Post, SetMetadata, Type, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { applyDecorators, HttpCode, Post, SetMetadata, Sse, Type, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import { Auth, AuthPolicy } from '../../auth/auth.decorator';
 import { ProblemDetailsDto } from '../problem/problem-details.dto';
 import { EmptyBodyInterceptor } from './empty-body.interceptor';
@@ -37,9 +37,36 @@ export interface WireOperationOptions {
  * controller method carries its whole contract in one place and delegates the rest.
  */
 export function WireOperation(options: WireOperationOptions) {
-  const decorators = [
-    Post(options.operationId),
-    HttpCode(options.response ? 200 : 204),
+  const decorators = [Post(options.operationId), HttpCode(options.response ? 200 : 204), ...contract(options)];
+  if (options.response) {
+    decorators.push(ApiOkResponse({ type: options.response }), SetMetadata(WIRE_SCHEMA, options.response.name));
+  } else {
+    decorators.push(ApiNoContentResponse({ description: 'Accepted; no body.' }));
+  }
+  if (options.noBody) {
+    decorators.push(UseInterceptors(EmptyBodyInterceptor), ApiBody({ required: false, schema: { type: 'object', maxProperties: 0 } }));
+  }
+  return applyDecorators(...decorators);
+}
+
+export interface WireStreamOptions extends Pick<WireOperationOptions, 'operationId' | 'summary' | 'auth' | 'errors'> {
+  /** The events, `name`: data shape, for the document. */
+  events: string;
+}
+
+/** Declares one server-sent-event stream: `GET /v1/<operationId>`, its policy and its problem responses. */
+export function WireStream(options: WireStreamOptions) {
+  return applyDecorators(
+    Sse(options.operationId),
+    ...contract({ ...options, description: `Server-sent events.\n\n${options.events}` }),
+    ApiProduces('text/event-stream'),
+    ApiOkResponse({ description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } }),
+  );
+}
+
+/** What an operation and a stream declare alike: credential policy, operation id and problem responses. */
+function contract(options: Pick<WireOperationOptions, 'operationId' | 'summary' | 'auth' | 'errors' | 'description'>) {
+  return [
     Auth(options.auth),
     ApiOperation({ operationId: options.operationId, summary: options.summary, description: options.description }),
     ApiExtraModels(ProblemDetailsDto),
@@ -51,13 +78,4 @@ export function WireOperation(options: WireOperationOptions) {
       }),
     ),
   ];
-  if (options.response) {
-    decorators.push(ApiOkResponse({ type: options.response }), SetMetadata(WIRE_SCHEMA, options.response.name));
-  } else {
-    decorators.push(ApiNoContentResponse({ description: 'Accepted; no body.' }));
-  }
-  if (options.noBody) {
-    decorators.push(UseInterceptors(EmptyBodyInterceptor), ApiBody({ required: false, schema: { type: 'object', maxProperties: 0 } }));
-  }
-  return applyDecorators(...decorators);
 }

@@ -1,0 +1,26 @@
+import { Inject, Injectable, MessageEvent } from '@nestjs/common';
+import { distinctUntilChanged, interval, map, merge, Observable } from 'rxjs';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { AccountEventsService } from './account-events.service';
+
+/** Builds the event stream of one account: heartbeats, status changes and update progress. */
+@Injectable()
+export class AccountStreamService {
+  constructor(
+    private readonly events: AccountEventsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The account must be tracked; TrackedAccountGuard checks it before the stream starts. */
+  open(accountId: number): Observable<MessageEvent> {
+    const heartbeats = interval(this.config.streamHeartbeatMs).pipe(map((n): MessageEvent => ({ type: 'heartbeat', data: { heartbeat: n + 1 } })));
+    const messages = this.events.forAccount(accountId);
+    const statusChanges = messages.pipe(
+      distinctUntilChanged((a, b) => a.progress.runId === b.progress.runId && a.status === b.status),
+      map((message): MessageEvent => ({ type: 'account-updated', data: { accountId, status: message.status } })),
+    );
+    const progress = messages.pipe(map((message): MessageEvent => ({ type: 'account-update-progress', data: { progress: message.progress } })));
+    return merge(heartbeats, statusChanges, progress);
+  }
+}

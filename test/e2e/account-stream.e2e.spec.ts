@@ -1,0 +1,51 @@
+import { AddressInfo } from 'node:net';
+import { openSse, SseEvent } from '../support/sse';
+import { startPipeline, PipelineContext } from '../support/pipeline';
+
+describe('account.subscribe', () => {
+  let ctx: PipelineContext;
+  let port: number;
+  let key: string;
+
+  beforeAll(async () => {
+    ctx = await startPipeline('stream', { env: { STREAM_HEARTBEAT_MS: '200' } });
+    await ctx.app.listen(0, '127.0.0.1');
+    port = (ctx.app.getHttpServer().address() as AddressInfo).port;
+    key = await ctx.apiKey(1);
+    await ctx.startWorker();
+  });
+  afterAll(() => ctx.close());
+
+  it('should stream heartbeats, status changes and every step of an update', async () => {
+    const stream = await openSse(port, '/v1/account.subscribe?accountId=1', { Authorization: `Bearer ${key}` });
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.contentType).toMatch(/^text\/event-stream/);
+      await stream.waitFor((e) => e.event === 'heartbeat');
+      await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send({ id: { accountId: 1 } }).expect(204);
+      await stream.waitFor((e) => e.event === 'account-updated' && (e.data as { status: string }).status === 'completed');
+      const statuses = stream.events.filter((e) => e.event === 'account-updated').map((e) => (e.data as { status: string }).status);
+      expect(statuses).toEqual(['pending', 'in_progress', 'completed']);
+      const steps = stream.events
+        .filter((e: SseEvent) => e.event === 'account-update-progress')
+        .map((e) => (e.data as { progress: { currentStep: string; accountId: number } }).progress);
+      expect(steps.every((p) => p.accountId === 1)).toBe(true);
+      expect(new Set(steps.map((p) => p.currentStep))).toEqual(new Set(['profile', 'bans', 'badges', 'games', 'friends', 'groups', 'inventory', 'save']));
+      const heartbeat = stream.events.find((e) => e.event === 'heartbeat');
+      expect(heartbeat?.data).toEqual({ heartbeat: expect.any(Number) });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('should answer problems before the stream starts', async () => {
+    const unauthenticated = await openSse(port, '/v1/account.subscribe?accountId=1');
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.contentType).toMatch(/problem\+json/);
+    const unknown = await openSse(port, '/v1/account.subscribe?accountId=299', { Authorization: `Bearer ${key}` });
+    expect(unknown.status).toBe(404);
+    const invalid = await openSse(port, '/v1/account.subscribe?accountId=abc', { Authorization: `Bearer ${key}` });
+    expect(invalid.status).toBe(422);
+    expect(JSON.parse(invalid.body).errors[0].location).toBe('query.accountId');
+  });
+});

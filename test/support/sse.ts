@@ -1,0 +1,68 @@
+import { request } from 'node:http';
+
+export interface SseEvent {
+  event: string;
+  data: unknown;
+}
+
+export interface SseConnection {
+  status: number;
+  contentType: string;
+  events: SseEvent[];
+  body: string;
+  /** Resolves with the first event matching `predicate` (already received or still to come). */
+  waitFor(predicate: (event: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
+  close(): void;
+}
+
+/** Opens a server-sent-event stream and parses its events as they arrive. */
+export function openSse(port: number, path: string, headers: Record<string, string> = {}): Promise<SseConnection> {
+  return new Promise((resolve, reject) => {
+    const req = request({ port, host: '127.0.0.1', path, headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
+      const events: SseEvent[] = [];
+      const waiters: { predicate: (event: SseEvent) => boolean; resolve: (event: SseEvent) => void }[] = [];
+      let buffer = '';
+      const connection: SseConnection = {
+        status: res.statusCode ?? 0,
+        contentType: String(res.headers['content-type'] ?? ''),
+        events,
+        body: '',
+        waitFor(predicate, timeoutMs = 10_000) {
+          const found = events.find(predicate);
+          if (found) return Promise.resolve(found);
+          return new Promise((done, fail) => {
+            const timer = setTimeout(() => fail(new Error(`no matching event; got ${events.map((e) => e.event).join(', ')}`)), timeoutMs);
+            waiters.push({ predicate, resolve: (event) => (clearTimeout(timer), done(event)) });
+          });
+        },
+        close: () => req.destroy(),
+      };
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        connection.body += chunk;
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const name = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (!name) continue;
+          const event = { event: name, data: data ? JSON.parse(data) : null };
+          events.push(event);
+          for (const waiter of [...waiters]) {
+            if (waiter.predicate(event)) {
+              waiters.splice(waiters.indexOf(waiter), 1);
+              waiter.resolve(event);
+            }
+          }
+        }
+      });
+      res.on('error', () => undefined);
+      if (!String(res.headers['content-type']).startsWith('text/event-stream')) res.on('end', () => resolve(connection));
+      else resolve(connection);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
