@@ -3,7 +3,7 @@ module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.spec.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1' },
   moduleFileExtensions: ['ts', 'js', 'json'],
   globalSetup: '<rootDir>/test/global-setup.ts',

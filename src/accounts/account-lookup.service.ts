@@ -29,16 +29,19 @@ export class AccountLookupService {
     return account;
   }
 
-  /** The account id to queue: a tracked account, or one the platform knows (then the row is created). */
-  async resolveForQueue(selector: AccountSelector): Promise<number> {
+  /** The account to queue: a tracked one, or one the platform knows (then its row is created: `created`). */
+  async resolveForQueue(selector: AccountSelector): Promise<{ accountId: number; created: boolean }> {
     const local = await this.findLocal(selector);
-    if (local) return local.accountId;
+    if (local) return { accountId: local.accountId, created: false };
     const accountId = await this.platformAccountId(selector);
     if (accountId === null) throw notFound('No such account exists on the platform.');
     const [summary] = await this.platform.getPlayerSummaries([steamId64Of(accountId)]);
     if (!summary) throw notFound(`Account ${accountId} does not exist on the platform.`);
-    await this.accounts.query('INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING', [accountId]);
-    return accountId;
+    const inserted: unknown[] = await this.accounts.query(
+      'INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING RETURNING account_id',
+      [accountId],
+    );
+    return { accountId, created: inserted.length > 0 };
   }
 
   private async findLocal(selector: AccountSelector): Promise<AccountEntity | null> {

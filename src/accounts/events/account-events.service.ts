@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
-import { Observable, Subject, filter } from 'rxjs';
-import { JsonLogger } from '../../common/logging/json-logger';
+import { filter, Observable } from 'rxjs';
+import { RedisChannel } from '../../common/redis/redis-channel';
 import { REDIS } from '../../common/redis/redis.module';
 import { ProgressSnapshot, UpdateProgressService } from '../updates/update-progress.service';
 
@@ -13,55 +13,20 @@ export interface AccountEventMessage {
   progress: ProgressSnapshot;
 }
 
-/**
- * One Redis subscription per API process, fanned out to every open `account.subscribe` stream. The
- * subscription is opened with the first listener and closed with the last.
- */
+/** The account-events channel as seen by `account.subscribe`: one Redis subscription per process, filtered per stream. */
 @Injectable()
 export class AccountEventsService implements OnModuleDestroy {
-  private readonly logger = new JsonLogger('AccountEvents');
-  private subscriber: Redis | null = null;
-  private listeners = 0;
-  private readonly messages = new Subject<AccountEventMessage>();
+  private readonly channel: RedisChannel<AccountEventMessage>;
 
-  constructor(
-    @Inject(REDIS) private readonly redis: Redis,
-    private readonly progress: UpdateProgressService,
-  ) {}
+  constructor(@Inject(REDIS) redis: Redis, progress: UpdateProgressService) {
+    this.channel = new RedisChannel(redis, progress.channel);
+  }
 
   forAccount(accountId: number): Observable<AccountEventMessage> {
-    return new Observable<AccountEventMessage>((observer) => {
-      if (this.listeners++ === 0) this.open();
-      const subscription = this.messages.pipe(filter((message) => message.accountId === accountId)).subscribe(observer);
-      return () => {
-        subscription.unsubscribe();
-        if (--this.listeners === 0) void this.close();
-      };
-    });
+    return this.channel.listen().pipe(filter((message) => message.accountId === accountId));
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.close();
-  }
-
-  private open(): void {
-    const subscriber = this.redis.duplicate();
-    this.subscriber = subscriber;
-    subscriber.on('message', (_channel: string, raw: string) => {
-      try {
-        this.messages.next(JSON.parse(raw) as AccountEventMessage);
-      } catch {
-        this.logger.warn({ msg: 'ignoring a malformed account event' });
-      }
-    });
-    subscriber
-      .subscribe(this.progress.channel)
-      .catch((error: unknown) => this.logger.error({ msg: 'account events subscription failed', error: String(error) }));
-  }
-
-  private async close(): Promise<void> {
-    const subscriber = this.subscriber;
-    this.subscriber = null;
-    if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
+    await this.channel.close();
   }
 }

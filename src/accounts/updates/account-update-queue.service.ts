@@ -8,6 +8,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { forbidden, serviceUnavailable, tooManyRequests } from '../../common/problem/problem.exception';
 import { Principal } from '../../auth/principal';
+import { StatsEvents } from '../../stats/events/stats-events';
 import { AccountLookupService, AccountSelector } from '../account-lookup.service';
 import { UpdateProgressService } from './update-progress.service';
 import { ACCOUNT_UPDATE_QUEUE, AccountUpdateJob, AccountUpdatePayload, accountUpdateJobId } from './update-queue.constants';
@@ -23,12 +24,14 @@ export class AccountUpdateQueueService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly lookup: AccountLookupService,
     private readonly progress: UpdateProgressService,
+    private readonly stats: StatsEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async queueUpdate(selector: AccountSelector, force: boolean, principal: Principal): Promise<void> {
     if (force && !(await this.isStaff(principal.accountId))) throw forbidden('Only staff may force an update.');
-    const accountId = await this.lookup.resolveForQueue(selector);
+    const { accountId, created } = await this.lookup.resolveForQueue(selector);
+    if (created) await this.stats.publish({ accountsAdded: 1, totalAccounts: 1 });
     // TypeORM returns [rows, affectedCount] for an UPDATE … RETURNING.
     const [claimed]: [{ account_id: number }[], number] = await this.dataSource.query(
       `UPDATE accounts SET last_queue_status = 'pending'

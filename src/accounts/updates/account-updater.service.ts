@@ -6,7 +6,9 @@ import { APP_CONFIG } from '../../config/config.module';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { AccountEntity } from '../entities/account.entity';
 import { AccountUpdateEntity } from '../entities/account-update.entity';
+import { StatsEvents } from '../../stats/events/stats-events';
 import { AccountWriter } from './account-writer';
+import { statsDeltas } from './profile-fields';
 import { PlatformSnapshotReader } from './platform-snapshot';
 import { ProgressSnapshot, UpdateProgressService } from './update-progress.service';
 
@@ -24,6 +26,7 @@ export class AccountUpdater {
     private readonly reader: PlatformSnapshotReader,
     private readonly writer: AccountWriter,
     private readonly progress: UpdateProgressService,
+    private readonly stats: StatsEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -39,6 +42,7 @@ export class AccountUpdater {
     const done = UpdateProgressService.finished(snapshot, 'completed');
     const result = await this.writer.write(accountId, runId, platform, done.steps, this.config.queue.updateCooldownSeconds);
     await this.progress.publish(done);
+    await this.stats.publish(statsDeltas(result.before, result.after, result.firstUpdate));
     this.logger.log({ msg: 'account updated', accountId, runId, durationMs: Date.now() - started, after: result.after });
   }
 

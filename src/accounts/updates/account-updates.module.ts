@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlatformModule } from '../../platform/platform.module';
+import { StatsEventsModule } from '../../stats/events/stats-events.module';
 import { AccountLookupService } from '../account-lookup.service';
 import { AccountUpdateEntity } from '../entities/account-update.entity';
 import { AccountEntity } from '../entities/account.entity';
@@ -14,9 +15,10 @@ import { ACCOUNT_UPDATE_QUEUE } from './update-queue.constants';
   imports: [
     BullModule.registerQueue({ name: ACCOUNT_UPDATE_QUEUE }),
     PlatformModule,
+    StatsEventsModule,
     TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity]),
   ],
   providers: [AccountLookupService, AccountUpdateQueueService, UpdateProgressService],
-  exports: [AccountLookupService, AccountUpdateQueueService, UpdateProgressService, PlatformModule],
+  exports: [AccountLookupService, AccountUpdateQueueService, UpdateProgressService, PlatformModule, StatsEventsModule],
 })
 export class AccountUpdatesModule {}

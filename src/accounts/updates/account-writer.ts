@@ -10,6 +10,8 @@ import { counterSnapshot, itemKindOf, profileFields } from './profile-fields';
 export interface WriteResult {
   before: CounterSnapshot;
   after: CounterSnapshot;
+  /** Whether this was the account's first completed update. */
+  firstUpdate: boolean;
   nextAllowedTime: Date;
 }
 
@@ -49,7 +51,7 @@ export class AccountWriter {
       const before = counterSnapshot(previous);
       const after = counterSnapshot({ ...previous, ...fields });
       await manager.update(AccountUpdateEntity, { runId }, { status: 'completed', finishedAt: now, steps, before, after, error: null });
-      return { before, after, nextAllowedTime };
+      return { before, after, firstUpdate: previous.updatedAt === null, nextAllowedTime };
     });
   }
 

@@ -79,6 +79,28 @@ export function counterSnapshot(account: Partial<AccountEntity>): CounterSnapsho
   return Object.fromEntries(TRACKED_COUNTERS.map((name) => [name, (account[name] as number | undefined) ?? 0]));
 }
 
+/** What one update adds to the platform totals (`V1Stats` names), from the counters before and after it. */
+export function statsDeltas(before: CounterSnapshot, after: CounterSnapshot, firstUpdate: boolean): Record<string, number> {
+  const delta = (name: (typeof TRACKED_COUNTERS)[number]) => Number(after[name] ?? 0) - Number(before[name] ?? 0);
+  return {
+    level: delta('level'),
+    xp: delta('xp'),
+    badges: delta('badges'),
+    foilBadges: delta('foilBadges'),
+    normalBadges: delta('normalBadges'),
+    apps: delta('apps'),
+    playtime: delta('playtime'),
+    // The account's playtime is the sum over the app rows the update replaced, so both totals move together.
+    appPlaytime: delta('playtime'),
+    friends: delta('friends'),
+    bans: delta('bans'),
+    vacBans: delta('vacBans'),
+    gameBans: delta('gameBans'),
+    steamSetsScore: delta('siteScore'),
+    accountsUpdated: firstUpdate ? 1 : 0,
+  };
+}
+
 /** Classifies a community item by its tags: trading card (normal or foil), booster pack, or anything else. */
 export function itemKindOf(item: InventoryItem): ItemKind {
   const tag = (category: string) => item.tags.find((t) => t.category === category)?.internalName;

@@ -1,0 +1,55 @@
+import Redis from 'ioredis';
+import { Observable, Subject } from 'rxjs';
+import { JsonLogger } from '../logging/json-logger';
+
+/**
+ * A Redis pub/sub channel of JSON messages, fanned out in-process: one subscriber connection is opened with
+ * the first listener and closed with the last, however many streams listen.
+ */
+export class RedisChannel<T> {
+  private readonly logger = new JsonLogger('RedisChannel');
+  private readonly messages = new Subject<T>();
+  private subscriber: Redis | null = null;
+  private listeners = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    readonly name: string,
+  ) {}
+
+  async publish(message: T): Promise<void> {
+    await this.redis.publish(this.name, JSON.stringify(message));
+  }
+
+  listen(): Observable<T> {
+    return new Observable<T>((observer) => {
+      if (this.listeners++ === 0) this.open();
+      const subscription = this.messages.subscribe(observer);
+      return () => {
+        subscription.unsubscribe();
+        if (--this.listeners === 0) void this.close();
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    const subscriber = this.subscriber;
+    this.subscriber = null;
+    if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
+  }
+
+  private open(): void {
+    const subscriber = this.redis.duplicate();
+    this.subscriber = subscriber;
+    subscriber.on('message', (_channel: string, raw: string) => {
+      try {
+        this.messages.next(JSON.parse(raw) as T);
+      } catch {
+        this.logger.warn({ msg: 'ignoring a malformed message', channel: this.name });
+      }
+    });
+    subscriber
+      .subscribe(this.name)
+      .catch((error: unknown) => this.logger.error({ msg: 'subscription failed', channel: this.name, error: String(error) }));
+  }
+}

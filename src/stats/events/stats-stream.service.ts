@@ -1,0 +1,44 @@
+import { Inject, Injectable, MessageEvent } from '@nestjs/common';
+import { interval, map, merge, Observable } from 'rxjs';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { StatsService } from '../stats.service';
+import { StatsDelta, StatsEvents } from './stats-events';
+
+/** `stats.subscribe`: a snapshot of the totals first, then every committed delta, between heartbeats. */
+@Injectable()
+export class StatsStreamService {
+  constructor(
+    private readonly stats: StatsService,
+    private readonly events: StatsEvents,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  open(): Observable<MessageEvent> {
+    const heartbeats = interval(this.config.streamHeartbeatMs).pipe(map((n): MessageEvent => ({ type: 'stats-heartbeat', data: { heartbeat: n + 1 } })));
+    return merge(this.snapshotThenDeltas(), heartbeats);
+  }
+
+  /**
+   * Listens before reading the snapshot so no delta is lost in between; deltas published before the read
+   * began are already in the snapshot and are dropped.
+   */
+  private snapshotThenDeltas(): Observable<MessageEvent> {
+    const updated = (delta: StatsDelta): MessageEvent => ({ type: 'stats-updated', data: delta });
+    return new Observable<MessageEvent>((observer) => {
+      const early: StatsDelta[] = [];
+      let live = false;
+      const subscription = this.events.stream().subscribe((delta) => (live ? observer.next(updated(delta)) : early.push(delta)));
+      const startedAt = new Date().toISOString();
+      this.stats.getStats().then(
+        (snapshot) => {
+          observer.next({ type: 'stats-snapshot', data: { $schema: `${this.config.publicBaseUrl}/schemas/V1Stats.json`, ...snapshot } });
+          for (const delta of early) if (delta.date >= startedAt) observer.next(updated(delta));
+          live = true;
+        },
+        (error: unknown) => observer.error(error),
+      );
+      return () => subscription.unsubscribe();
+    });
+  }
+}
