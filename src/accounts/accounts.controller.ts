@@ -3,7 +3,9 @@ import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
+import { AccountBadgesService } from './account-badges.service';
 import { AccountProfileService } from './account-profile.service';
+import { BADGES_PAGE_SIZE, V1AccountListBadgesRequest, V1AccountListBadgesResponseBody } from './dto/list-badges.dto';
 import { AccountSearch, V1AccountQueueUpdateRequest } from './dto/account-search.dto';
 import { V1AccountGetInfoResponseBody } from './dto/account-profile.dto';
 import { V1AccountBadgeStats } from './dto/badge-stats.dto';
@@ -15,6 +17,7 @@ import { AccountUpdateQueueService } from './updates/account-update-queue.servic
 export class AccountsController {
   constructor(
     private readonly profiles: AccountProfileService,
+    private readonly badges: AccountBadgesService,
     private readonly updates: AccountUpdateQueueService,
   ) {}
 
@@ -40,6 +43,30 @@ export class AccountsController {
   })
   getBadgeStats(@Body() body: AccountSearch): Promise<V1AccountBadgeStats> {
     return this.profiles.getBadgeStats(body);
+  }
+
+  @WireOperation({
+    operationId: 'account.listBadges',
+    summary: 'Badges of an account',
+    description: `Pages of ${BADGES_PAGE_SIZE}. \`search\` matches the badge or app name. \`filter\` and \`valueFilter\` are deprecated forms of \`filters\` (a value filter matches one exact level or scarcity).`,
+    auth: 'any',
+    response: V1AccountListBadgesResponseBody,
+    errors: [400, 401, 404, 422, 500],
+  })
+  listBadges(@Body() body: V1AccountListBadgesRequest): Promise<V1AccountListBadgesResponseBody> {
+    return this.badges.list(body);
+  }
+
+  @WireOperation({
+    operationId: 'account.getBadgeHeatmap',
+    summary: 'Monthly badge crafting counts of an account',
+    description: 'A bare map: calendar month (UTC) `YYYY-MM` → badges completed in it.',
+    auth: 'any',
+    bareResponse: { type: 'object', additionalProperties: { type: 'integer' }, example: { '2024-01': 3 } },
+    errors: [400, 401, 404, 422, 500],
+  })
+  getBadgeHeatmap(@Body() body: AccountSearch): Promise<Record<string, number>> {
+    return this.badges.heatmap(body);
   }
 
   @WireOperation({

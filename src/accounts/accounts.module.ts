@@ -3,7 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { AccountSettingsController } from './account-settings.controller';
 import { AccountAdminService } from './account-admin.service';
+import { AccountBadgesService } from './account-badges.service';
 import { AccountProfileService } from './account-profile.service';
+import { BadgesModule } from '../badges/badges.module';
 import { AccountsController } from './accounts.controller';
 import { AccountStreamController } from './account-stream.controller';
 import { AccountEventsService } from './events/account-events.service';
@@ -16,9 +18,9 @@ import { AccountSettingsEntity } from './entities/account-settings.entity';
 import { AccountEntity } from './entities/account.entity';
 
 @Module({
-  imports: [AuthModule, AccountUpdatesModule, TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity])],
+  imports: [AuthModule, AccountUpdatesModule, BadgesModule, TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity])],
   controllers: [AccountsController, AccountSettingsController, AccountStreamController],
-  providers: [AccountSettingsService, AccountAdminService, AccountProfileService, AccountEventsService, AccountStreamService],
+  providers: [AccountSettingsService, AccountAdminService, AccountProfileService, AccountBadgesService, AccountEventsService, AccountStreamService],
   exports: [TypeOrmModule, AccountAdminService],
 })
 export class AccountsModule {}

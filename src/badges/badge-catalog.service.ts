@@ -79,8 +79,18 @@ function parse(rows: Record<string, unknown>[]): BadgeStatistics[] {
 export class BadgeCatalogService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The badges of one app (normal and foil), per-badge statistics through the holder index. */
-  async forApp(appId: number): Promise<BadgeStatistics[]> {
+  /** The badges of one app (normal and foil). */
+  forApp(appId: number): Promise<BadgeStatistics[]> {
+    return this.lateral('b.app_id = $1', [appId], 'b.is_foil, b.id');
+  }
+
+  /** The given badges, in no particular order. */
+  byIds(ids: number[]): Promise<BadgeStatistics[]> {
+    return ids.length ? this.lateral('b.id = ANY($1)', [ids], 'b.id') : Promise.resolve([]);
+  }
+
+  /** A few badges with their statistics computed one by one through the holder index. */
+  private async lateral(where: string, parameters: unknown[], orderBy: string): Promise<BadgeStatistics[]> {
     const rows = await this.dataSource.query(
       `${SELECT_STATISTICS}
        LEFT JOIN LATERAL (
@@ -89,9 +99,9 @@ export class BadgeCatalogService {
            FROM account_badges ab WHERE ab.badge_id = b.id) s ON true
        LEFT JOIN LATERAL (
          SELECT count(DISTINCT class_id) AS card_count FROM inventory_items i WHERE i.app_id = b.app_id AND i.kind = 'card') c ON true
-       WHERE b.app_id = $1
-       ORDER BY b.is_foil, b.id`,
-      [appId],
+       WHERE ${where}
+       ORDER BY ${orderBy}`,
+      parameters,
     );
     return parse(rows);
   }

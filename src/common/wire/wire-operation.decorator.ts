@@ -1,5 +1,6 @@
 import { applyDecorators, HttpCode, Post, SetMetadata, Sse, Type, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { Auth, AuthPolicy } from '../../auth/auth.decorator';
 import { ProblemDetailsDto } from '../problem/problem-details.dto';
 import { EmptyBodyInterceptor } from './empty-body.interceptor';
@@ -25,6 +26,8 @@ export interface WireOperationOptions {
   auth: AuthPolicy;
   /** Response DTO; its class name is the wire schema name used for `$schema`. Omit for a 204. */
   response?: Type<unknown>;
+  /** A bare response (a map or an array): no wrapper and no `$schema`; given as its JSON Schema. */
+  bareResponse?: SchemaObject;
   /** Error statuses the wire reference lists for the operation. */
   errors: number[];
   /** The operation takes no body: anything but nothing or `{}` is a 422. */
@@ -37,8 +40,10 @@ export interface WireOperationOptions {
  * controller method carries its whole contract in one place and delegates the rest.
  */
 export function WireOperation(options: WireOperationOptions) {
-  const decorators = [Post(options.operationId), HttpCode(options.response ? 200 : 204), ...contract(options)];
-  if (options.response) {
+  const decorators = [Post(options.operationId), HttpCode(options.response || options.bareResponse ? 200 : 204), ...contract(options)];
+  if (options.bareResponse) {
+    decorators.push(ApiOkResponse({ schema: options.bareResponse }));
+  } else if (options.response) {
     decorators.push(ApiOkResponse({ type: options.response }), SetMetadata(WIRE_SCHEMA, options.response.name));
   } else {
     decorators.push(ApiNoContentResponse({ description: 'Accepted; no body.' }));

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { toAppBadge } from '../apps/mappers/app-badge.mapper';
+import { BadgeCatalogService } from '../badges/badge-catalog.service';
+import { AccountLookupService } from './account-lookup.service';
+import { AccountSearch } from './dto/account-search.dto';
+import { BADGES_PAGE_SIZE, V1AccountListBadgesRequest, V1AccountListBadgesResponseBody } from './dto/list-badges.dto';
+
+const ORDER_COLUMNS = {
+  xp: 'ab.xp',
+  level: 'ab.level',
+  scarcity: 'b.scarcity',
+  name: 'lower(COALESCE(NULLIF(b.name, \'\'), a.name, \'\'))',
+  completion_time: 'ab.completion_time',
+} as const;
+
+/** Builds the WHERE clause of a badge listing; every value travels as a bound parameter. */
+class Conditions {
+  readonly parts: string[] = [];
+  readonly parameters: unknown[] = [];
+
+  add(sql: (placeholder: string) => string, value: unknown): void {
+    this.parameters.push(value);
+    this.parts.push(sql(`$${this.parameters.length}`));
+  }
+
+  range(column: string, range: { min?: number; max?: number } | undefined): void {
+    if (range?.min !== undefined) this.add((p) => `${column} >= ${p}`, range.min);
+    if (range?.max !== undefined) this.add((p) => `${column} <= ${p}`, range.max);
+  }
+}
+
+/** `account.listBadges`: the badges an account holds, filtered, ordered and paged. */
+@Injectable()
+export class AccountBadgesService {
+  constructor(
+    private readonly lookup: AccountLookupService,
+    private readonly catalog: BadgeCatalogService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async list(request: V1AccountListBadgesRequest): Promise<V1AccountListBadgesResponseBody> {
+    const { accountId } = await this.lookup.findTracked(request);
+    const where = this.conditions(accountId, request);
+    const order = request.order ?? {};
+    const direction = order.direction === 'asc' ? 'ASC' : 'DESC';
+    const page = request.page ?? 1;
+    const from = `FROM account_badges ab JOIN badges b ON b.id = ab.badge_id LEFT JOIN apps a ON a.app_id = b.app_id WHERE ${where.parts.join(' AND ')}`;
+    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total ${from}`, where.parameters);
+    const rows: { badge_id: number; level: number; xp: number; completion_time: Date }[] = await this.dataSource.query(
+      `SELECT ab.badge_id, ab.level, ab.xp, ab.completion_time ${from}
+        ORDER BY ${ORDER_COLUMNS[order.by ?? 'xp']} ${direction}, b.id ${direction}
+        LIMIT ${BADGES_PAGE_SIZE} OFFSET ${(page - 1) * BADGES_PAGE_SIZE}`,
+      where.parameters,
+    );
+    const statistics = new Map((await this.catalog.byIds(rows.map((row) => row.badge_id))).map((badge) => [badge.id, badge]));
+    return {
+      badges: rows.map((row) =>
+        toAppBadge(statistics.get(row.badge_id)!, { completionTime: row.completion_time.toISOString(), level: row.level, xp: row.xp }),
+      ),
+      pages: Math.ceil(total / BADGES_PAGE_SIZE),
+      totalHits: total,
+    };
+  }
+
+  /** Badges completed per calendar month (UTC), keyed `YYYY-MM`, oldest first. */
+  async heatmap(selector: AccountSearch): Promise<Record<string, number>> {
+    const { accountId } = await this.lookup.findTracked(selector);
+    const rows: { month: string; count: number }[] = await this.dataSource.query(
+      `SELECT to_char(completion_time AT TIME ZONE 'UTC', 'YYYY-MM') AS month, count(*)::int AS count
+         FROM account_badges WHERE account_id = $1 GROUP BY 1 ORDER BY 1`,
+      [accountId],
+    );
+    return Object.fromEntries(rows.map((row) => [row.month, row.count]));
+  }
+
+  private conditions(accountId: number, request: V1AccountListBadgesRequest): Conditions {
+    const where = new Conditions();
+    where.add((p) => `ab.account_id = ${p}`, accountId);
+    const filters = request.filters ?? {};
+    const legacy = new Set(request.filter ?? []);
+    if (filters.appIds?.length) where.add((p) => `b.app_id = ANY(${p})`, filters.appIds);
+    const flag = (column: string, value: boolean | null | undefined) => {
+      if (value !== undefined && value !== null) where.add((p) => `${column} = ${p}`, value);
+    };
+    flag('b.is_foil', filters.isFoil ?? (legacy.has('foil') || undefined));
+    flag('b.is_sale', filters.isSale ?? (legacy.has('sale') || undefined));
+    flag('b.is_event', filters.isEvent ?? (legacy.has('event') || undefined));
+    where.range('ab.level', filters.level);
+    where.range('b.scarcity', filters.scarcity);
+    for (const legacyValue of request.valueFilter ?? []) {
+      where.add((p) => `${legacyValue.type === 'level' ? 'ab.level' : 'b.scarcity'} = ${p}`, Number(legacyValue.value));
+    }
+    if (filters.hasHighestLevel !== undefined && filters.hasHighestLevel !== null) {
+      const comparison = filters.hasHighestLevel ? '>=' : '<';
+      where.parts.push(`ab.level ${comparison} (SELECT max(x.level) FROM account_badges x WHERE x.badge_id = ab.badge_id)`);
+    }
+    if (request.search) {
+      const pattern = `%${request.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.add((p) => `(b.name ILIKE ${p} OR a.name ILIKE ${p})`, pattern);
+    }
+    return where;
+  }
+}

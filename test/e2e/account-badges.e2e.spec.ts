@@ -1,0 +1,76 @@
+import { startPipeline, PipelineContext } from '../support/pipeline';
+
+interface Badge {
+  badgeId: string;
+  appId: number;
+  isFoil: boolean;
+  scarcity: number;
+  name: string;
+  accountInfo: { level: number; xp: number; completionTime: string };
+}
+
+describe('account.listBadges and account.getBadgeHeatmap', () => {
+  let ctx: PipelineContext;
+  let key: string;
+  let accountId: number;
+  const list = (body: Record<string, unknown>) =>
+    ctx.http().post('/v1/account.listBadges').set('Authorization', `Bearer ${key}`).send({ id: { accountId }, ...body });
+
+  beforeAll(async () => {
+    ctx = await startPipeline('listbadges');
+    key = await ctx.apiKey(1);
+    await ctx.startWorker();
+    // The account of the simulator with the most badges among the first hundred: enough for two pages.
+    const tick = ctx.simulator.universe.tickAt(ctx.clock.now);
+    accountId = 2;
+    for (let id = 2; id < 100; id++) {
+      if (ctx.simulator.universe.badges(id, tick).badges.length > ctx.simulator.universe.badges(accountId, tick).badges.length) accountId = id;
+    }
+    await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send({ id: { accountId } }).expect(204);
+    await ctx.waitForCompletion(accountId, key);
+  });
+  afterAll(() => ctx.close());
+
+  it('should page through every badge of the account, ordered by xp by default', async () => {
+    const first = await list({}).expect(200);
+    const [{ total }] = await ctx.dataSource.query('SELECT count(*)::int AS total FROM account_badges WHERE account_id = $1', [accountId]);
+    expect(total).toBeGreaterThan(50);
+    expect(first.body).toMatchObject({ totalHits: total, pages: Math.ceil(total / 50) });
+    expect(first.body.badges).toHaveLength(50);
+    const second = await list({ page: 2 }).expect(200);
+    const all: Badge[] = [...first.body.badges, ...second.body.badges];
+    expect(new Set(all.map((b) => b.badgeId)).size).toBe(all.length);
+    const xps = all.map((b) => b.accountInfo.xp);
+    expect(xps).toEqual([...xps].sort((a, b) => b - a));
+  });
+
+  it('should filter by foil, level range and app, and order ascending by level', async () => {
+    const foil = await list({ filters: { isFoil: true } }).expect(200);
+    expect(foil.body.badges.every((b: Badge) => b.isFoil)).toBe(true);
+    const legacy = await list({ filter: ['foil'] }).expect(200);
+    expect(legacy.body.totalHits).toBe(foil.body.totalHits);
+    const ranged = await list({ filters: { level: { min: 2, max: 3 } }, order: { by: 'level', direction: 'asc' } }).expect(200);
+    const levels = ranged.body.badges.map((b: Badge) => b.accountInfo.level);
+    expect(levels.every((l: number) => l >= 2 && l <= 3)).toBe(true);
+    expect(levels).toEqual([...levels].sort((a, b) => a - b));
+    const appId = ranged.body.badges[0]?.appId ?? foil.body.badges[0].appId;
+    const byApp = await list({ filters: { appIds: [appId] } }).expect(200);
+    expect(byApp.body.badges.every((b: Badge) => b.appId === appId)).toBe(true);
+    const searched = await list({ search: byApp.body.badges[0].name.slice(0, 4) }).expect(200);
+    expect(searched.body.totalHits).toBeGreaterThanOrEqual(1);
+  });
+
+  it('should reject bad paging and filters with 422 and their locations', async () => {
+    const res = await list({ page: 0, order: { by: 'nope' }, filters: { level: { min: 'x' } } }).expect(422);
+    expect(res.body.errors.map((e: { location: string }) => e.location).sort()).toEqual(['body.filters.level.min', 'body.order.by', 'body.page']);
+  });
+
+  it('should count badges per month in the heatmap, as a bare map', async () => {
+    const res = await ctx.http().post('/v1/account.getBadgeHeatmap').set('Authorization', `Bearer ${key}`).send({ id: { accountId } }).expect(200);
+    expect(res.body.$schema).toBeUndefined();
+    const months = Object.keys(res.body);
+    expect(months.every((m) => /^\d{4}-\d{2}$/.test(m))).toBe(true);
+    const [{ total }] = await ctx.dataSource.query('SELECT count(*)::int AS total FROM account_badges WHERE account_id = $1', [accountId]);
+    expect(Object.values(res.body as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(total);
+  });
+});
