@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { toAppBadge } from '../apps/mappers/app-badge.mapper';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
+import { SqlConditions } from '../common/sql-conditions';
 import { AccountLookupService } from './account-lookup.service';
 import { AccountSearch } from './dto/account-search.dto';
 import { BADGES_PAGE_SIZE, V1AccountListBadgesRequest, V1AccountListBadgesResponseBody } from './dto/list-badges.dto';
@@ -14,22 +15,6 @@ const ORDER_COLUMNS = {
   name: 'lower(COALESCE(NULLIF(b.name, \'\'), a.name, \'\'))',
   completion_time: 'ab.completion_time',
 } as const;
-
-/** Builds the WHERE clause of a badge listing; every value travels as a bound parameter. */
-class Conditions {
-  readonly parts: string[] = [];
-  readonly parameters: unknown[] = [];
-
-  add(sql: (placeholder: string) => string, value: unknown): void {
-    this.parameters.push(value);
-    this.parts.push(sql(`$${this.parameters.length}`));
-  }
-
-  range(column: string, range: { min?: number; max?: number } | undefined): void {
-    if (range?.min !== undefined) this.add((p) => `${column} >= ${p}`, range.min);
-    if (range?.max !== undefined) this.add((p) => `${column} <= ${p}`, range.max);
-  }
-}
 
 /** `account.listBadges`: the badges an account holds, filtered, ordered and paged. */
 @Injectable()
@@ -46,7 +31,7 @@ export class AccountBadgesService {
     const order = request.order ?? {};
     const direction = order.direction === 'asc' ? 'ASC' : 'DESC';
     const page = request.page ?? 1;
-    const from = `FROM account_badges ab JOIN badges b ON b.id = ab.badge_id LEFT JOIN apps a ON a.app_id = b.app_id WHERE ${where.parts.join(' AND ')}`;
+    const from = `FROM account_badges ab JOIN badges b ON b.id = ab.badge_id LEFT JOIN apps a ON a.app_id = b.app_id WHERE ${where.sql()}`;
     const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total ${from}`, where.parameters);
     const rows: { badge_id: number; level: number; xp: number; completion_time: Date }[] = await this.dataSource.query(
       `SELECT ab.badge_id, ab.level, ab.xp, ab.completion_time ${from}
@@ -75,8 +60,8 @@ export class AccountBadgesService {
     return Object.fromEntries(rows.map((row) => [row.month, row.count]));
   }
 
-  private conditions(accountId: number, request: V1AccountListBadgesRequest): Conditions {
-    const where = new Conditions();
+  private conditions(accountId: number, request: V1AccountListBadgesRequest): SqlConditions {
+    const where = new SqlConditions();
     where.add((p) => `ab.account_id = ${p}`, accountId);
     const filters = request.filters ?? {};
     const legacy = new Set(request.filter ?? []);
@@ -97,8 +82,7 @@ export class AccountBadgesService {
       where.parts.push(`ab.level ${comparison} (SELECT max(x.level) FROM account_badges x WHERE x.badge_id = ab.badge_id)`);
     }
     if (request.search) {
-      const pattern = `%${request.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      where.add((p) => `(b.name ILIKE ${p} OR a.name ILIKE ${p})`, pattern);
+      where.add((p) => `(b.name ILIKE ${p} OR a.name ILIKE ${p})`, SqlConditions.contains(request.search));
     }
     return where;
   }

@@ -3,7 +3,11 @@ import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
+import { AccountAppsService } from './account-apps.service';
 import { AccountBadgesService } from './account-badges.service';
+import { AccountFriendsService } from './account-friends.service';
+import { APPS_PAGE_SIZE, V1AccountListAppsRequest, V1AccountListAppsResponseBody } from './dto/list-apps.dto';
+import { V1AccountListFriendsResponseBody } from './dto/leaderboard-account.dto';
 import { AccountProfileService } from './account-profile.service';
 import { BADGES_PAGE_SIZE, V1AccountListBadgesRequest, V1AccountListBadgesResponseBody } from './dto/list-badges.dto';
 import { AccountSearch, V1AccountQueueUpdateRequest } from './dto/account-search.dto';
@@ -18,6 +22,8 @@ export class AccountsController {
   constructor(
     private readonly profiles: AccountProfileService,
     private readonly badges: AccountBadgesService,
+    private readonly apps: AccountAppsService,
+    private readonly friends: AccountFriendsService,
     private readonly updates: AccountUpdateQueueService,
   ) {}
 
@@ -55,6 +61,30 @@ export class AccountsController {
   })
   listBadges(@Body() body: V1AccountListBadgesRequest): Promise<V1AccountListBadgesResponseBody> {
     return this.badges.list(body);
+  }
+
+  @WireOperation({
+    operationId: 'account.listApps',
+    summary: 'Owned apps of an account',
+    description: `Pages of ${APPS_PAGE_SIZE}; playtime in minutes, highest first unless \`order\` says otherwise.`,
+    auth: 'any',
+    response: V1AccountListAppsResponseBody,
+    errors: [400, 401, 404, 422, 500],
+  })
+  listApps(@Body() body: V1AccountListAppsRequest): Promise<V1AccountListAppsResponseBody> {
+    return this.apps.list(body);
+  }
+
+  @WireOperation({
+    operationId: 'account.listFriends',
+    summary: 'Friends of an account',
+    description: 'The friends this service tracks (queue an update of a friend to add it), most recent friendship first. A private friend list → 403.',
+    auth: 'any',
+    response: V1AccountListFriendsResponseBody,
+    errors: [400, 401, 403, 404, 422, 500],
+  })
+  listFriends(@Body() body: AccountSearch): Promise<V1AccountListFriendsResponseBody> {
+    return this.friends.list(body);
   }
 
   @WireOperation({

@@ -3,7 +3,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { AccountSettingsController } from './account-settings.controller';
 import { AccountAdminService } from './account-admin.service';
+import { AccountAppsService } from './account-apps.service';
 import { AccountBadgesService } from './account-badges.service';
+import { AccountFriendsService } from './account-friends.service';
+import { AccountFriendEntity } from './entities/account-friend.entity';
 import { AccountProfileService } from './account-profile.service';
 import { BadgesModule } from '../badges/badges.module';
 import { AccountsController } from './accounts.controller';
@@ -18,9 +21,15 @@ import { AccountSettingsEntity } from './entities/account-settings.entity';
 import { AccountEntity } from './entities/account.entity';
 
 @Module({
-  imports: [AuthModule, AccountUpdatesModule, BadgesModule, TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity])],
+  imports: [AuthModule, AccountUpdatesModule, BadgesModule, TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity, AccountFriendEntity])],
   controllers: [AccountsController, AccountSettingsController, AccountStreamController],
-  providers: [AccountSettingsService, AccountAdminService, AccountProfileService, AccountBadgesService, AccountEventsService, AccountStreamService],
+  providers: [
+    AccountSettingsService,
+    AccountAdminService,
+    AccountProfileService,
+    AccountBadgesService,
+    AccountAppsService,
+    AccountFriendsService, AccountEventsService, AccountStreamService],
   exports: [TypeOrmModule, AccountAdminService],
 })
 export class AccountsModule {}

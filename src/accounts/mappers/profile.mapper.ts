@@ -1,5 +1,6 @@
 import { steamId64Of } from '../account.enums';
 import { V1AccountGetInfoResponseBody } from '../dto/account-profile.dto';
+import { LeaderboardAccount } from '../dto/leaderboard-account.dto';
 import { RoleRecord } from '../dto/profile-records.dto';
 import { AccountRoleEntity } from '../entities/account-role.entity';
 import { AccountEntity } from '../entities/account.entity';
@@ -8,10 +9,18 @@ export function toRoles(roles: AccountRoleEntity[]): RoleRecord[] {
   return roles.map((role) => ({ role: role.role, rating: role.rating, extras: role.extras }));
 }
 
-/** The wire profile of an account. Ranks stay null until leaderboards are computed. */
-export function toProfile(account: AccountEntity, roles: AccountRoleEntity[]): V1AccountGetInfoResponseBody {
+/** The optional location objects, present only when known. */
+function location(account: AccountEntity) {
   return {
-    accountId: account.accountId,
+    ...(account.countryName ? { country: { name: account.countryName, ...(account.countryCode ? { code: account.countryCode } : {}) } } : {}),
+    ...(account.stateName ? { state: { name: account.stateName } } : {}),
+    ...(account.cityName ? { city: { name: account.cityName } } : {}),
+  };
+}
+
+/** The counters and cosmetics every account record carries. */
+function accountRecord(account: AccountEntity, roles: AccountRoleEntity[]) {
+  return {
     steamId: steamId64Of(account.accountId),
     name: account.name,
     avatar: account.avatar,
@@ -19,10 +28,7 @@ export function toProfile(account: AccountEntity, roles: AccountRoleEntity[]): V
     avatarFrame: account.avatarFrame,
     background: account.background,
     miniBackground: account.miniBackground,
-    theme: account.theme,
     privacy: account.privacy,
-    appPrivacy: account.appPrivacy,
-    friendPrivacy: account.friendPrivacy,
     apps: account.apps,
     badges: account.badges,
     foilBadges: account.foilBadges,
@@ -44,23 +50,37 @@ export function toProfile(account: AccountEntity, roles: AccountRoleEntity[]): V
     appCost: 0,
     foilBadgeCost: 0,
     normalBadgeCost: 0,
-    communityBan: account.communityBan,
     economyBan: account.economyBan,
+    steamSetsVanity: account.siteVanity ?? '',
+    steamVanity: account.platformVanity ?? '',
+    images: [],
+    roles: toRoles(roles),
+    ...location(account),
+  };
+}
+
+/** `LeaderboardAccount`: its `createdAt` is not nullable, so an unknown creation date falls back to when it was added. */
+export function toLeaderboardAccount(account: AccountEntity, roles: AccountRoleEntity[]): LeaderboardAccount {
+  return { ...accountRecord(account, roles), createdAt: (account.platformCreatedAt ?? account.addedAt).toISOString() };
+}
+
+/** The wire profile of an account. Ranks stay null until leaderboards are computed. */
+export function toProfile(account: AccountEntity, roles: AccountRoleEntity[]): V1AccountGetInfoResponseBody {
+  return {
+    ...accountRecord(account, roles),
+    accountId: account.accountId,
+    theme: account.theme,
+    appPrivacy: account.appPrivacy,
+    friendPrivacy: account.friendPrivacy,
+    communityBan: account.communityBan,
     lastBanDate: account.lastBanDate?.toISOString() ?? null,
     createdAt: account.platformCreatedAt?.toISOString() ?? null,
     updatedAt: account.updatedAt?.toISOString() ?? null,
     nextAllowedTime: account.nextAllowedTime.toISOString(),
     lastQueueStatus: account.lastQueueStatus,
-    steamSetsVanity: account.siteVanity ?? '',
-    steamVanity: account.platformVanity ?? '',
     shortlinkDomain: null,
     connections: [],
-    images: [],
-    roles: toRoles(roles),
     currentRanks: null,
     currentBestRanks: null,
-    ...(account.countryName ? { country: { name: account.countryName, ...(account.countryCode ? { code: account.countryCode } : {}) } } : {}),
-    ...(account.stateName ? { state: { name: account.stateName } } : {}),
-    ...(account.cityName ? { city: { name: account.cityName } } : {}),
   };
 }

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SqlConditions } from '../common/sql-conditions';
+import { AccountLookupService } from './account-lookup.service';
+import { APPS_PAGE_SIZE, V1AccountListAppsRequest, V1AccountListAppsResponseBody } from './dto/list-apps.dto';
+
+/** `account.listApps`: an account's library with playtime, filtered, ordered and paged. */
+@Injectable()
+export class AccountAppsService {
+  constructor(
+    private readonly lookup: AccountLookupService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async list(request: V1AccountListAppsRequest): Promise<V1AccountListAppsResponseBody> {
+    const { accountId } = await this.lookup.findTracked(request);
+    const where = new SqlConditions();
+    where.add((p) => `aa.account_id = ${p}`, accountId);
+    where.range('aa.playtime', request.filters?.playtime);
+    const appType = request.filters?.appType;
+    if (appType && appType !== 'game') where.parts.push('false');
+    if (request.search) where.add((p) => `a.name ILIKE ${p}`, SqlConditions.contains(request.search));
+    const from = `FROM account_apps aa JOIN apps a ON a.app_id = aa.app_id WHERE ${where.sql()}`;
+    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total ${from}`, where.parameters);
+    const column = request.order?.by === 'appId' ? 'aa.app_id' : 'aa.playtime';
+    const direction = request.order?.direction === 'asc' ? 'ASC' : 'DESC';
+    const page = request.page ?? 1;
+    const rows: { app_id: number; name: string; icon: string; playtime: number }[] = await this.dataSource.query(
+      `SELECT aa.app_id, a.name, a.icon, aa.playtime ${from}
+        ORDER BY ${column} ${direction}, aa.app_id ${direction}
+        LIMIT ${APPS_PAGE_SIZE} OFFSET ${(page - 1) * APPS_PAGE_SIZE}`,
+      where.parameters,
+    );
+    return {
+      apps: rows.map((row) => ({ id: row.app_id, name: row.name, image: row.icon, playtime: row.playtime, price: 0 })),
+      pages: Math.ceil(total / APPS_PAGE_SIZE),
+      totalHits: total,
+    };
+  }
+}

@@ -1,0 +1,57 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ACCOUNT_PRIVACY, AccountPrivacy } from '../account.enums';
+import { CountryName, LocationName } from './account-profile.dto';
+import { Image, RoleRecord } from './profile-records.dto';
+
+const int = () => ApiProperty({ type: 'integer' });
+
+/** The account row shared by friend lists, owners, leaderboards and feeds (`LeaderboardAccount`). */
+export class LeaderboardAccount {
+  @ApiProperty({ example: '76561198842603734' }) steamId: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'Avatar hash.' }) avatar: string;
+  @ApiProperty() animatedAvatar: string;
+  @ApiProperty() avatarFrame: string;
+  @ApiProperty() background: string;
+  @ApiProperty() miniBackground: string;
+  @ApiProperty({ enum: ACCOUNT_PRIVACY }) privacy: AccountPrivacy;
+  @int() apps: number;
+  @int() badges: number;
+  @int() foilBadges: number;
+  @int() normalBadges: number;
+  @int() friends: number;
+  @int() level: number;
+  @int() xp: number;
+  @int() playtime: number;
+  @int() awardsGiven: number;
+  @int() awardsReceived: number;
+  @int() pointsGiven: number;
+  @int() pointsReceived: number;
+  @int() donated: number;
+  @int() bans: number;
+  @int() gameBans: number;
+  @int() vacBans: number;
+  @int() steamSetsScore: number;
+  @ApiProperty({ type: 'integer', deprecated: true }) appCost: number;
+  @ApiProperty({ type: 'integer', deprecated: true }) foilBadgeCost: number;
+  @ApiProperty({ type: 'integer', deprecated: true }) normalBadgeCost: number;
+  @ApiProperty() economyBan: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty() steamSetsVanity: string;
+  @ApiProperty() steamVanity: string;
+  @ApiProperty({ type: [Image], nullable: true }) images: Image[] | null;
+  @ApiProperty({ type: [RoleRecord], nullable: true }) roles: RoleRecord[] | null;
+  @ApiPropertyOptional({ type: LocationName, nullable: true }) city?: LocationName | null;
+  @ApiPropertyOptional({ type: LocationName, nullable: true }) region?: LocationName | null;
+  @ApiPropertyOptional({ type: LocationName, nullable: true }) state?: LocationName | null;
+  @ApiPropertyOptional({ type: CountryName, nullable: true }) country?: CountryName | null;
+}
+
+export class V1AccountFriend extends LeaderboardAccount {
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) friendsSince: string | null;
+}
+
+export class V1AccountListFriendsResponseBody {
+  @ApiProperty({ type: [V1AccountFriend], nullable: true, description: 'The friends this service tracks, most recent friendship first.' })
+  friends: (V1AccountFriend | null)[] | null;
+}

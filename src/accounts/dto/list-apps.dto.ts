@@ -1,0 +1,78 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { AccountSearch } from './account-search.dto';
+import { Range, SORT_DIRECTIONS } from './list-badges.dto';
+
+export const APP_ORDER_BY = ['appId', 'playtime'] as const;
+/** Apps per page of `account.listApps`. */
+export const APPS_PAGE_SIZE = 50;
+
+export class V1AppOrder {
+  @ApiProperty({ enum: APP_ORDER_BY })
+  @IsIn(APP_ORDER_BY)
+  by: (typeof APP_ORDER_BY)[number];
+
+  @ApiPropertyOptional({ enum: SORT_DIRECTIONS, default: 'desc' })
+  @IsOptional()
+  @IsIn(SORT_DIRECTIONS)
+  direction?: (typeof SORT_DIRECTIONS)[number];
+}
+
+export class V1AppFilters {
+  @ApiPropertyOptional({ type: 'string', nullable: true, example: 'game', description: 'Libraries hold games only, so any other type matches nothing.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  appType?: string | null;
+
+  @ApiPropertyOptional({ type: 'boolean', nullable: true }) @IsOptional() @IsBoolean() excludeEvents?: boolean | null;
+  @ApiPropertyOptional({ type: 'boolean', nullable: true }) @IsOptional() @IsBoolean() excludeSales?: boolean | null;
+
+  @ApiPropertyOptional({ type: Range, description: 'Minutes.' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Range)
+  playtime?: Range;
+}
+
+export class V1AccountListAppsRequest extends AccountSearch {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  page?: number;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 100, description: 'App name contains this (case-insensitive).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  search?: string | null;
+
+  @ApiPropertyOptional({ type: V1AppOrder, nullable: true, description: 'Default: playtime, descending.' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => V1AppOrder)
+  order?: V1AppOrder | null;
+
+  @ApiPropertyOptional({ type: V1AppFilters })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => V1AppFilters)
+  filters?: V1AppFilters;
+}
+
+export class V1AccountApp {
+  @ApiProperty({ type: 'integer', example: 730 }) id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'Icon hash.' }) image: string;
+  @ApiProperty({ type: 'integer', description: 'Minutes.' }) playtime: number;
+  @ApiProperty({ type: 'integer', deprecated: true }) price: number;
+}
+
+export class V1AccountListAppsResponseBody {
+  @ApiProperty({ type: [V1AccountApp], nullable: true }) apps: V1AccountApp[] | null;
+  @ApiProperty({ type: 'integer' }) pages: number;
+  @ApiProperty({ type: 'integer' }) totalHits: number;
+}

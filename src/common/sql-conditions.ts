@@ -1,0 +1,26 @@
+/** Builds a WHERE clause piece by piece; every value travels as a bound parameter, never as SQL text. */
+export class SqlConditions {
+  readonly parts: string[] = [];
+  readonly parameters: unknown[] = [];
+
+  /** `sql` receives the placeholder (`$n`) of `value`. */
+  add(sql: (placeholder: string) => string, value: unknown): void {
+    this.parameters.push(value);
+    this.parts.push(sql(`$${this.parameters.length}`));
+  }
+
+  /** Inclusive bounds, each optional. */
+  range(column: string, range: { min?: number; max?: number } | undefined): void {
+    if (range?.min !== undefined) this.add((p) => `${column} >= ${p}`, range.min);
+    if (range?.max !== undefined) this.add((p) => `${column} <= ${p}`, range.max);
+  }
+
+  sql(): string {
+    return this.parts.length ? this.parts.join(' AND ') : 'true';
+  }
+
+  /** An ILIKE pattern matching text that contains `term` literally. */
+  static contains(term: string): string {
+    return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  }
+}
