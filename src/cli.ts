@@ -82,16 +82,24 @@ async function run(argv: string[]): Promise<void> {
     if (command === 'api-key create') {
       const accountId = accountIdFlag(flags, true);
       const environment = (flags.get('environment') ?? 'production') as DeveloperAppEnvironment;
-      if (!DEVELOPER_APP_ENVIRONMENTS.includes(environment)) throw new UsageError(`--environment must be one of ${DEVELOPER_APP_ENVIRONMENTS.join(', ')}`);
+      if (!DEVELOPER_APP_ENVIRONMENTS.includes(environment))
+        throw new UsageError(`--environment must be one of ${DEVELOPER_APP_ENVIRONMENTS.join(', ')}`);
       await accounts.ensureAccount(accountId);
-      const { key, secret } = await keys.create({ accountId, name: flags.get('name') ?? 'CLI key', description: flags.get('description'), environment });
+      const { key, secret } = await keys.create({
+        accountId,
+        name: flags.get('name') ?? 'CLI key',
+        description: flags.get('description'),
+        environment,
+      });
       out(`created API key ${key.keyId} for account ${accountId} (${key.environment}); the secret follows and is not shown again:`);
       out(secret);
     } else if (command === 'api-key list') {
       const accountId = accountIdFlag(flags, false);
       const list = accountId === undefined ? await keys.listAll() : await keys.listForAccount(accountId, true);
       for (const key of list) {
-        out([key.keyId, key.accountId, key.environment, ApiKeyService.masked(key), key.revokedAt ? 'revoked' : 'active', key.name].join('\t'));
+        out(
+          [key.keyId, key.accountId, key.environment, ApiKeyService.masked(key), key.revokedAt ? 'revoked' : 'active', key.name].join('\t'),
+        );
       }
     } else if (command === 'api-key revoke') {
       if (!target) throw new UsageError('api-key revoke needs a key id');

@@ -53,5 +53,10 @@ export async function startWorker(config: AppConfig) {
 
 export function report(title: string, rows: Record<string, string | number>[]): void {
   process.stdout.write(`\n${title}\n`);
-  for (const row of rows) process.stdout.write(`  ${Object.entries(row).map(([k, v]) => `${k}=${v}`).join('  ')}\n`);
+  for (const row of rows)
+    process.stdout.write(
+      `  ${Object.entries(row)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('  ')}\n`,
+    );
 }

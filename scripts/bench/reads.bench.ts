@@ -22,7 +22,13 @@ async function throughput(port: number, token: string, call: Call, total: number
     new Promise<void>((resolve, reject) => {
       const payload = call.body ? JSON.stringify(call.body()) : undefined;
       const req = request(
-        { port, path: call.path, method: call.method, agent, headers: { Authorization: `Bearer ${token}`, ...(payload ? { 'Content-Type': 'application/json' } : {}) } },
+        {
+          port,
+          path: call.path,
+          method: call.method,
+          agent,
+          headers: { Authorization: `Bearer ${token}`, ...(payload ? { 'Content-Type': 'application/json' } : {}) },
+        },
         (res) => {
           res.resume();
           res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolve() : reject(new Error(`${call.path} → ${res.statusCode}`))));
@@ -32,7 +38,11 @@ async function throughput(port: number, token: string, call: Call, total: number
       req.end(payload);
     });
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => { while (sent++ < total) await once(); }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (sent++ < total) await once();
+    }),
+  );
   agent.destroy();
   return total / ((performance.now() - started) / 1000);
 }
@@ -55,14 +65,17 @@ async function main(): Promise<void> {
     await app.get(AccountAdminService).ensureAccount(1);
     const { secret } = await app.get(ApiKeyService).create({ accountId: 1, name: 'bench' });
     const principal = { kind: 'api-key' as const, accountId: 1, keyId: 'bench' };
-    for (let id = 1; id <= accounts; id++) await app.get(AccountUpdateQueueService).queueUpdate({ id: { accountId: id } }, false, principal);
+    for (let id = 1; id <= accounts; id++)
+      await app.get(AccountUpdateQueueService).queueUpdate({ id: { accountId: id } }, false, principal);
     const dataSource = app.get(DataSource);
     for (;;) {
       const [{ done }] = await dataSource.query(`SELECT count(*)::int AS done FROM accounts WHERE last_queue_status = 'completed'`);
       if (done >= accounts) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const appIds: number[] = (await dataSource.query('SELECT DISTINCT app_id FROM badges WHERE app_id IS NOT NULL LIMIT 100')).map((r: { app_id: number }) => r.app_id);
+    const appIds: number[] = (await dataSource.query('SELECT DISTINCT app_id FROM badges WHERE app_id IS NOT NULL LIMIT 100')).map(
+      (r: { app_id: number }) => r.app_id,
+    );
     const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
     const ids = Array.from({ length: accounts }, (_, i) => i + 1);
     const calls: [string, Call][] = [

@@ -12,7 +12,7 @@ const ORDER_COLUMNS = {
   xp: 'ab.xp',
   level: 'ab.level',
   scarcity: 'b.scarcity',
-  name: 'lower(COALESCE(NULLIF(b.name, \'\'), a.name, \'\'))',
+  name: "lower(COALESCE(NULLIF(b.name, ''), a.name, ''))",
   completion_time: 'ab.completion_time',
 } as const;
 

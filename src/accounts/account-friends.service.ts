@@ -22,7 +22,10 @@ export class AccountFriendsService {
   async list(selector: AccountSelector): Promise<V1AccountListFriendsResponseBody> {
     const account = await this.lookup.findTracked(selector);
     if (account.friendPrivacy === 'private') throw forbidden(`The friend list of account ${account.accountId} is private.`);
-    const friendships = await this.friendships.find({ where: { accountId: account.accountId }, order: { friendSince: { direction: 'DESC', nulls: 'LAST' } } });
+    const friendships = await this.friendships.find({
+      where: { accountId: account.accountId },
+      order: { friendSince: { direction: 'DESC', nulls: 'LAST' } },
+    });
     const ids = friendships.map((f) => f.friendAccountId);
     const [friends, roles] = ids.length
       ? await Promise.all([this.accounts.find({ where: { accountId: In(ids) } }), this.roles.find({ where: { accountId: In(ids) } })])
@@ -32,7 +35,10 @@ export class AccountFriendsService {
       friends: friendships
         .filter((f) => byId.has(f.friendAccountId))
         .map((f) => ({
-          ...toLeaderboardAccount(byId.get(f.friendAccountId)!, roles.filter((r) => r.accountId === f.friendAccountId)),
+          ...toLeaderboardAccount(
+            byId.get(f.friendAccountId)!,
+            roles.filter((r) => r.accountId === f.friendAccountId),
+          ),
           friendsSince: f.friendSince?.toISOString() ?? null,
         })),
     };

@@ -8,9 +8,27 @@ export const VANITY_TYPES = ['steam', 'internal'] as const;
 export type VanityType = (typeof VANITY_TYPES)[number];
 
 export const ROLES = [
-  'user', 'donator', 'staff', 'developer', 'partner', 'owner', 'amethyst', 'amber', 'emerald', 'sapphire', 'ruby',
-  'diamond', 'contributor', 'early_supporter', 'beta', 'translator', 'top_100', 'badge_scout', 'nitro_booster',
-  'astral', 'nebula',
+  'user',
+  'donator',
+  'staff',
+  'developer',
+  'partner',
+  'owner',
+  'amethyst',
+  'amber',
+  'emerald',
+  'sapphire',
+  'ruby',
+  'diamond',
+  'contributor',
+  'early_supporter',
+  'beta',
+  'translator',
+  'top_100',
+  'badge_scout',
+  'nitro_booster',
+  'astral',
+  'nebula',
 ] as const;
 export type Role = (typeof ROLES)[number];
 

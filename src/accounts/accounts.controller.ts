@@ -42,7 +42,8 @@ export class AccountsController {
   @WireOperation({
     operationId: 'account.getBadgeStats',
     summary: 'Badge statistics of an account',
-    description: '`levels` counts badges per level (key: the level). `scarcities` counts badges per power-of-ten bucket of their platform scarcity (key: the bucket’s lower bound, e.g. `"1000"` for 1,000–9,999 holders).',
+    description:
+      '`levels` counts badges per level (key: the level). `scarcities` counts badges per power-of-ten bucket of their platform scarcity (key: the bucket’s lower bound, e.g. `"1000"` for 1,000–9,999 holders).',
     auth: 'any',
     response: V1AccountBadgeStats,
     errors: [400, 401, 404, 422, 500],
@@ -78,7 +79,8 @@ export class AccountsController {
   @WireOperation({
     operationId: 'account.listFriends',
     summary: 'Friends of an account',
-    description: 'The friends this service tracks (queue an update of a friend to add it), most recent friendship first. A private friend list → 403.',
+    description:
+      'The friends this service tracks (queue an update of a friend to add it), most recent friendship first. A private friend list → 403.',
     auth: 'any',
     response: V1AccountListFriendsResponseBody,
     errors: [400, 401, 403, 404, 422, 500],
@@ -102,7 +104,8 @@ export class AccountsController {
   @WireOperation({
     operationId: 'account.queueUpdate',
     summary: 'Queue an update of an account',
-    description: 'Adds the account when it is new. A request while an update is queued or running changes nothing. Before `nextAllowedTime` → 429 with `Retry-After`. `force` skips the cooldown and is for staff only (403 otherwise).',
+    description:
+      'Adds the account when it is new. A request while an update is queued or running changes nothing. Before `nextAllowedTime` → 429 with `Retry-After`. `force` skips the cooldown and is for staff only (403 otherwise).',
     auth: 'any',
     errors: [400, 401, 403, 404, 422, 429, 500],
   })
@@ -114,7 +117,8 @@ export class AccountsController {
   @WireOperation({
     operationId: 'account.updateProgress',
     summary: 'Live progress of an account’s most recent update',
-    description: 'Steps in run order: profile, bans, badges, games, friends, groups, inventory, save. `progress` is absent when the account was never queued.',
+    description:
+      'Steps in run order: profile, bans, badges, games, friends, groups, inventory, save. `progress` is absent when the account was never queued.',
     auth: 'any',
     response: V1AccountUpdateProgressResponseBody,
     errors: [400, 401, 404, 422, 500],

@@ -21,7 +21,12 @@ import { AccountSettingsEntity } from './entities/account-settings.entity';
 import { AccountEntity } from './entities/account.entity';
 
 @Module({
-  imports: [AuthModule, AccountUpdatesModule, BadgesModule, TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity, AccountFriendEntity])],
+  imports: [
+    AuthModule,
+    AccountUpdatesModule,
+    BadgesModule,
+    TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity, AccountFriendEntity]),
+  ],
   controllers: [AccountsController, AccountSettingsController, AccountStreamController],
   providers: [
     AccountSettingsService,
@@ -29,7 +34,10 @@ import { AccountEntity } from './entities/account.entity';
     AccountProfileService,
     AccountBadgesService,
     AccountAppsService,
-    AccountFriendsService, AccountEventsService, AccountStreamService],
+    AccountFriendsService,
+    AccountEventsService,
+    AccountStreamService,
+  ],
   exports: [TypeOrmModule, AccountAdminService],
 })
 export class AccountsModule {}

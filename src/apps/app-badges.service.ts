@@ -17,7 +17,13 @@ export class AppBadgesService {
   async listBadges(appId: number, callerAccountId: number | null): Promise<V1AppListBadgesResponseBody> {
     const badges = await this.catalog.forApp(appId);
     if (!badges.length && !(await this.catalog.appExists(appId))) throw notFound(`App ${appId} is not known to this service.`);
-    const held = callerAccountId === null ? new Map<number, AccountBadgeInfo>() : await this.heldBy(callerAccountId, badges.map((b) => b.id));
+    const held =
+      callerAccountId === null
+        ? new Map<number, AccountBadgeInfo>()
+        : await this.heldBy(
+            callerAccountId,
+            badges.map((b) => b.id),
+          );
     return { badges: badges.map((badge) => toAppBadge(badge, held.get(badge.id))) };
   }
 

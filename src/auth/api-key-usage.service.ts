@@ -44,7 +44,10 @@ export class ApiKeyUsageService implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush().catch((error: unknown) => this.logger.warn({ msg: 'usage flush failed', error: String(error) })), FLUSH_INTERVAL_MS);
+    this.timer = setInterval(
+      () => void this.flush().catch((error: unknown) => this.logger.warn({ msg: 'usage flush failed', error: String(error) })),
+      FLUSH_INTERVAL_MS,
+    );
     this.timer.unref();
   }
 
@@ -81,7 +84,9 @@ export class ApiKeyUsageService implements OnModuleInit, OnApplicationShutdown {
     await this.redis.multi().rename(this.pendingKey, batch).sadd(this.batchesKey, batch).exec();
     for (const key of await this.redis.smembers(this.batchesKey)) {
       const counts = await this.redis.hgetall(key);
-      const rows = Object.entries(counts).map(([field, count]) => [...field.split('|'), Number(count)] as [string, string, AnalyticsOutcome, number]);
+      const rows = Object.entries(counts).map(
+        ([field, count]) => [...field.split('|'), Number(count)] as [string, string, AnalyticsOutcome, number],
+      );
       if (rows.length) {
         await this.usage.query(
           `INSERT INTO api_key_usage (key_id, hour, outcome, count)

@@ -19,8 +19,7 @@ export interface NewApiKey {
 
 /** Why an API key was refused; every refusal of a recognisable key is counted against it. */
 export type ApiKeyCheck =
-  | { ok: true; key: ApiKeyEntity }
-  | { ok: false; outcome: Exclude<AnalyticsOutcome, 'VALID'>; retryAfterSeconds?: number };
+  { ok: true; key: ApiKeyEntity } | { ok: false; outcome: Exclude<AnalyticsOutcome, 'VALID'>; retryAfterSeconds?: number };
 
 /** INCR the minute's counter (expiring it), then count the request as VALID or RATE_LIMITED in the usage hash. */
 const RATE_LIMIT_AND_COUNT = `

@@ -118,10 +118,7 @@ export function loadConfig(env: Env): AppConfig {
     platform: {
       mode,
       apiUrl,
-      communityUrl: url(env, 'PLATFORM_COMMUNITY_URL', mode === 'live' && !explicitApiUrl ? liveCommunityUrl : apiUrl, [
-        'http:',
-        'https:',
-      ]),
+      communityUrl: url(env, 'PLATFORM_COMMUNITY_URL', mode === 'live' && !explicitApiUrl ? liveCommunityUrl : apiUrl, ['http:', 'https:']),
       apiKey,
       timeoutMs: int(env, 'PLATFORM_TIMEOUT_MS', 10_000, 100, 120_000),
       maxRetries: int(env, 'PLATFORM_MAX_RETRIES', 4, 0, 10),

@@ -1,7 +1,10 @@
 import { DefaultNamingStrategy, NamingStrategyInterface } from 'typeorm';
 
 function snake(value: string): string {
-  return value.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return value
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 /** camelCase properties in entities, snake_case columns in PostgreSQL, without a `name:` on every column. */

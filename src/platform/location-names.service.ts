@@ -24,7 +24,8 @@ export class LocationNames {
     if (!stateCode) return result;
     result.stateName = (await this.list(countryCode, () => this.states(countryCode))).get(stateCode) ?? null;
     if (cityId === undefined) return result;
-    result.cityName = (await this.list(`${countryCode}/${stateCode}`, () => this.cities(countryCode, stateCode))).get(String(cityId)) ?? null;
+    result.cityName =
+      (await this.list(`${countryCode}/${stateCode}`, () => this.cities(countryCode, stateCode))).get(String(cityId)) ?? null;
     return result;
   }
 

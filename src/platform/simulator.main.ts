@@ -15,7 +15,12 @@ exitOnBootFailure(async () => {
     apiKey: platform.apiKey,
   });
   const port = await simulator.listen(options.port, options.host);
-  logger.log({ msg: 'platform simulator listening', url: `http://${options.host}:${port}`, accounts: options.accounts, seed: options.seed });
+  logger.log({
+    msg: 'platform simulator listening',
+    url: `http://${options.host}:${port}`,
+    accounts: options.accounts,
+    seed: options.seed,
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void simulator.close().then(() => process.exit(0)));
   }

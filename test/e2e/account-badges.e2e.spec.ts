@@ -14,7 +14,11 @@ describe('account.listBadges and account.getBadgeHeatmap', () => {
   let key: string;
   let accountId: number;
   const list = (body: Record<string, unknown>) =>
-    ctx.http().post('/v1/account.listBadges').set('Authorization', `Bearer ${key}`).send({ id: { accountId }, ...body });
+    ctx
+      .http()
+      .post('/v1/account.listBadges')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ id: { accountId }, ...body });
 
   beforeAll(async () => {
     ctx = await startPipeline('listbadges');
@@ -24,7 +28,8 @@ describe('account.listBadges and account.getBadgeHeatmap', () => {
     const tick = ctx.simulator.universe.tickAt(ctx.clock.now);
     accountId = 2;
     for (let id = 2; id < 100; id++) {
-      if (ctx.simulator.universe.badges(id, tick).badges.length > ctx.simulator.universe.badges(accountId, tick).badges.length) accountId = id;
+      if (ctx.simulator.universe.badges(id, tick).badges.length > ctx.simulator.universe.badges(accountId, tick).badges.length)
+        accountId = id;
     }
     await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send({ id: { accountId } }).expect(204);
     await ctx.waitForCompletion(accountId, key);
@@ -62,11 +67,20 @@ describe('account.listBadges and account.getBadgeHeatmap', () => {
 
   it('should reject bad paging and filters with 422 and their locations', async () => {
     const res = await list({ page: 0, order: { by: 'nope' }, filters: { level: { min: 'x' } } }).expect(422);
-    expect(res.body.errors.map((e: { location: string }) => e.location).sort()).toEqual(['body.filters.level.min', 'body.order.by', 'body.page']);
+    expect(res.body.errors.map((e: { location: string }) => e.location).sort()).toEqual([
+      'body.filters.level.min',
+      'body.order.by',
+      'body.page',
+    ]);
   });
 
   it('should count badges per month in the heatmap, as a bare map', async () => {
-    const res = await ctx.http().post('/v1/account.getBadgeHeatmap').set('Authorization', `Bearer ${key}`).send({ id: { accountId } }).expect(200);
+    const res = await ctx
+      .http()
+      .post('/v1/account.getBadgeHeatmap')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ id: { accountId } })
+      .expect(200);
     expect(res.body.$schema).toBeUndefined();
     const months = Object.keys(res.body);
     expect(months.every((m) => /^\d{4}-\d{2}$/.test(m))).toBe(true);

@@ -20,7 +20,12 @@ describe('account.listApps and account.listFriends', () => {
       if (friend) [accountId, friendId] = [id, friend];
     }
     for (const id of [accountId, friendId]) {
-      await ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { accountId: id } }).expect(204);
+      await ctx
+        .http()
+        .post('/v1/account.queueUpdate')
+        .set(auth())
+        .send({ id: { accountId: id } })
+        .expect(204);
       await ctx.waitForCompletion(id, key);
     }
   });
@@ -33,28 +38,55 @@ describe('account.listApps and account.listFriends', () => {
       .filter((game) => !game.free || game.playtimeForever > 0);
     const first = await ctx.http().post('/v1/account.listApps').set(auth()).send({ id: { accountId } }).expect(200);
     expect(first.body).toMatchObject({ totalHits: truth.length, pages: Math.ceil(truth.length / 50) });
-    expect(first.body.apps[0]).toEqual({ id: expect.any(Number), name: expect.any(String), image: expect.any(String), playtime: expect.any(Number), price: 0 });
+    expect(first.body.apps[0]).toEqual({
+      id: expect.any(Number),
+      name: expect.any(String),
+      image: expect.any(String),
+      playtime: expect.any(Number),
+      price: 0,
+    });
     const playtimes = first.body.apps.map((a: { playtime: number }) => a.playtime);
     expect(playtimes).toEqual([...playtimes].sort((a, b) => b - a));
     expect(playtimes[0]).toBe(Math.max(...truth.map((g) => g.playtimeForever)));
-    const byId = await ctx.http().post('/v1/account.listApps').set(auth()).send({ id: { accountId }, order: { by: 'appId', direction: 'asc' }, filters: { playtime: { min: 1 } } }).expect(200);
+    const byId = await ctx
+      .http()
+      .post('/v1/account.listApps')
+      .set(auth())
+      .send({ id: { accountId }, order: { by: 'appId', direction: 'asc' }, filters: { playtime: { min: 1 } } })
+      .expect(200);
     const ids = byId.body.apps.map((a: { id: number }) => a.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(byId.body.apps.every((a: { playtime: number }) => a.playtime >= 1)).toBe(true);
-    await ctx.http().post('/v1/account.listApps').set(auth()).send({ id: { accountId }, order: { direction: 'asc' } }).expect(422);
+    await ctx
+      .http()
+      .post('/v1/account.listApps')
+      .set(auth())
+      .send({ id: { accountId }, order: { direction: 'asc' } })
+      .expect(422);
   });
 
   it('should list tracked friends as leaderboard accounts with the friendship date', async () => {
     const res = await ctx.http().post('/v1/account.listFriends').set(auth()).send({ id: { accountId } }).expect(200);
     expect(res.body.$schema).toBe('http://api.test/schemas/V1AccountListFriendsResponseBody.json');
     const friend = res.body.friends.find((f: { steamId: string }) => f.steamId === (76561197960265728n + BigInt(friendId)).toString());
-    expect(friend).toMatchObject({ name: expect.any(String), level: expect.any(Number), createdAt: expect.any(String), roles: [], images: [] });
+    expect(friend).toMatchObject({
+      name: expect.any(String),
+      level: expect.any(Number),
+      createdAt: expect.any(String),
+      roles: [],
+      images: [],
+    });
     expect(friend).toHaveProperty('friendsSince');
     expect(friend).not.toHaveProperty('accountId');
   });
 
   it('should refuse a private friend list with 403', async () => {
     await ctx.dataSource.query(`UPDATE accounts SET friend_privacy = 'private' WHERE account_id = $1`, [friendId]);
-    await ctx.http().post('/v1/account.listFriends').set(auth()).send({ id: { accountId: friendId } }).expect(403);
+    await ctx
+      .http()
+      .post('/v1/account.listFriends')
+      .set(auth())
+      .send({ id: { accountId: friendId } })
+      .expect(403);
   });
 });

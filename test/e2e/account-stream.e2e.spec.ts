@@ -22,7 +22,12 @@ describe('account.subscribe', () => {
       expect(stream.status).toBe(200);
       expect(stream.contentType).toMatch(/^text\/event-stream/);
       await stream.waitFor((e) => e.event === 'heartbeat');
-      await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send({ id: { accountId: 1 } }).expect(204);
+      await ctx
+        .http()
+        .post('/v1/account.queueUpdate')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ id: { accountId: 1 } })
+        .expect(204);
       await stream.waitFor((e) => e.event === 'account-updated' && (e.data as { status: string }).status === 'completed');
       const statuses = stream.events.filter((e) => e.event === 'account-updated').map((e) => (e.data as { status: string }).status);
       expect(statuses).toEqual(['pending', 'in_progress', 'completed']);
@@ -30,7 +35,9 @@ describe('account.subscribe', () => {
         .filter((e: SseEvent) => e.event === 'account-update-progress')
         .map((e) => (e.data as { progress: { currentStep: string; accountId: number } }).progress);
       expect(steps.every((p) => p.accountId === 1)).toBe(true);
-      expect(new Set(steps.map((p) => p.currentStep))).toEqual(new Set(['profile', 'bans', 'badges', 'games', 'friends', 'groups', 'inventory', 'save']));
+      expect(new Set(steps.map((p) => p.currentStep))).toEqual(
+        new Set(['profile', 'bans', 'badges', 'games', 'friends', 'groups', 'inventory', 'save']),
+      );
       const heartbeat = stream.events.find((e) => e.event === 'heartbeat');
       expect(heartbeat?.data).toEqual({ heartbeat: expect.any(Number) });
     } finally {

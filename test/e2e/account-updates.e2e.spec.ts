@@ -28,7 +28,12 @@ describe('account updates: queue, worker and reads', () => {
   };
 
   it('should refresh account 1 from the platform and report what the platform reports', async () => {
-    await ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { accountId: 1 } }).expect(204);
+    await ctx
+      .http()
+      .post('/v1/account.queueUpdate')
+      .set(auth())
+      .send({ id: { accountId: 1 } })
+      .expect(204);
     const profile = await ctx.waitForCompletion(1, key);
     const truth = ctx.simulator.universe.snapshot(1, ctx.simulator.universe.tickAt(ctx.clock.now));
     const gameBadges = truth.badges.badges.filter((b) => b.appId !== undefined);
@@ -55,7 +60,11 @@ describe('account updates: queue, worker and reads', () => {
     const accountId = publicAccount();
     const [first, second] = await Promise.all([
       ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { accountId } }),
-      ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { steamId64: (76561197960265728n + BigInt(accountId)).toString() } }),
+      ctx
+        .http()
+        .post('/v1/account.queueUpdate')
+        .set(auth())
+        .send({ id: { steamId64: (76561197960265728n + BigInt(accountId)).toString() } }),
     ]);
     expect([first.status, second.status]).toEqual([204, 204]);
     await ctx.waitForCompletion(accountId, key);
@@ -106,9 +115,28 @@ describe('account updates: queue, worker and reads', () => {
     expect(held).toBeDefined();
     expect(Object.keys(held).sort()).toEqual(
       [
-        'accountInfo', 'appId', 'appImage', 'appName', 'badgeId', 'badgeImage', 'baseLevel', 'baseXp', 'cardCount',
-        'firstCompletion', 'highestLevel', 'isEvent', 'isFoil', 'isNmc', 'isSale', 'lastCompletion', 'name', 'noListing',
-        'price', 'scarcity', 'steamId', 'trackedHolders',
+        'accountInfo',
+        'appId',
+        'appImage',
+        'appName',
+        'badgeId',
+        'badgeImage',
+        'baseLevel',
+        'baseXp',
+        'cardCount',
+        'firstCompletion',
+        'highestLevel',
+        'isEvent',
+        'isFoil',
+        'isNmc',
+        'isSale',
+        'lastCompletion',
+        'name',
+        'noListing',
+        'price',
+        'scarcity',
+        'steamId',
+        'trackedHolders',
       ].sort(),
     );
     expect(held).toMatchObject({ appId, badgeId: expect.stringMatching(/^bdg_\d+$/), trackedHolders: expect.any(Number) });
@@ -119,13 +147,29 @@ describe('account updates: queue, worker and reads', () => {
 
     const board = await ctx.http().post('/v1/leaderboard.listBadges').set(auth()).expect(200);
     expect(board.body.badges.length).toBeGreaterThan(0);
-    expect(board.body.badges.find((b: { badgeId: string }) => b.badgeId === held.badgeId)).toMatchObject({ trackedHolders: held.trackedHolders });
+    expect(board.body.badges.find((b: { badgeId: string }) => b.badgeId === held.badgeId)).toMatchObject({
+      trackedHolders: held.trackedHolders,
+    });
   });
 
   it('should report the finished run in account.updateProgress', async () => {
-    const res = await ctx.http().post('/v1/account.updateProgress').set(auth()).send({ id: { accountId: 1 } }).expect(200);
+    const res = await ctx
+      .http()
+      .post('/v1/account.updateProgress')
+      .set(auth())
+      .send({ id: { accountId: 1 } })
+      .expect(200);
     expect(res.body.progress).toMatchObject({ accountId: 1, status: 'completed', percent: 100, currentStep: 'save' });
-    expect(res.body.progress.steps.map((s: { name: string }) => s.name)).toEqual(['profile', 'bans', 'badges', 'games', 'friends', 'groups', 'inventory', 'save']);
+    expect(res.body.progress.steps.map((s: { name: string }) => s.name)).toEqual([
+      'profile',
+      'bans',
+      'badges',
+      'games',
+      'friends',
+      'groups',
+      'inventory',
+      'save',
+    ]);
     expect(res.body.progress.steps.every((s: { status: string }) => s.status === 'done')).toBe(true);
   });
 
@@ -133,19 +177,54 @@ describe('account updates: queue, worker and reads', () => {
     let vanity: string | null = null;
     for (let id = 200; id < 300 && !vanity; id++) vanity = ctx.simulator.universe.vanityOf(id);
     expect(vanity).not.toBeNull();
-    await ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ vanity: { type: 'steam', value: vanity } }).expect(204);
-    await ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ vanity: { type: 'steam', value: 'nosuchvanity42x' } }).expect(404);
-    await ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { accountId: 5_000_000 } }).expect(404);
-    await ctx.http().post('/v1/account.getInfo').set(auth()).send({ id: { accountId: 4_000_000 } }).expect(404);
+    await ctx
+      .http()
+      .post('/v1/account.queueUpdate')
+      .set(auth())
+      .send({ vanity: { type: 'steam', value: vanity } })
+      .expect(204);
+    await ctx
+      .http()
+      .post('/v1/account.queueUpdate')
+      .set(auth())
+      .send({ vanity: { type: 'steam', value: 'nosuchvanity42x' } })
+      .expect(404);
+    await ctx
+      .http()
+      .post('/v1/account.queueUpdate')
+      .set(auth())
+      .send({ id: { accountId: 5_000_000 } })
+      .expect(404);
+    await ctx
+      .http()
+      .post('/v1/account.getInfo')
+      .set(auth())
+      .send({ id: { accountId: 4_000_000 } })
+      .expect(404);
     const empty = await ctx.http().post('/v1/account.getInfo').set(auth()).send({});
     expect(empty.status).toBe(422);
   });
 
   it('should refuse force to non-staff and let staff skip the cooldown', async () => {
-    await ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { accountId: 1 }, force: true }).expect(403);
+    await ctx
+      .http()
+      .post('/v1/account.queueUpdate')
+      .set(auth())
+      .send({ id: { accountId: 1 }, force: true })
+      .expect(403);
     await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role, rating) VALUES (1, 'staff', 10)`);
-    await ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { accountId: 1 } }).expect(429);
-    await ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { accountId: 1 }, force: true }).expect(204);
+    await ctx
+      .http()
+      .post('/v1/account.queueUpdate')
+      .set(auth())
+      .send({ id: { accountId: 1 } })
+      .expect(429);
+    await ctx
+      .http()
+      .post('/v1/account.queueUpdate')
+      .set(auth())
+      .send({ id: { accountId: 1 }, force: true })
+      .expect(204);
     await ctx.waitForCompletion(1, key);
   });
 
@@ -166,7 +245,10 @@ describe('account updates: queue, worker and reads', () => {
 
   it('should re-queue an account left pending without a job when a worker starts', async () => {
     const accountId = publicAccount();
-    await ctx.dataSource.query(`INSERT INTO accounts (account_id, last_queue_status) VALUES ($1, 'in_progress') ON CONFLICT (account_id) DO UPDATE SET last_queue_status = 'in_progress'`, [accountId]);
+    await ctx.dataSource.query(
+      `INSERT INTO accounts (account_id, last_queue_status) VALUES ($1, 'in_progress') ON CONFLICT (account_id) DO UPDATE SET last_queue_status = 'in_progress'`,
+      [accountId],
+    );
     await ctx.stopWorker();
     await ctx.startWorker();
     await ctx.waitForCompletion(accountId, key);

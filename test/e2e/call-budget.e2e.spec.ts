@@ -13,8 +13,16 @@ describe('platform call budget', () => {
 
   it('should postpone an update to the next UTC day when the budget runs out, without failing it', async () => {
     const key = await ctx.apiKey(1);
-    await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send({ id: { accountId: 5 } }).expect(204);
-    const queue = new Queue(ACCOUNT_UPDATE_QUEUE, { connection: { host: '127.0.0.1', port: 6379 }, prefix: `${ctx.config.redisPrefix}:bull` });
+    await ctx
+      .http()
+      .post('/v1/account.queueUpdate')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ id: { accountId: 5 } })
+      .expect(204);
+    const queue = new Queue(ACCOUNT_UPDATE_QUEUE, {
+      connection: { host: '127.0.0.1', port: 6379 },
+      prefix: `${ctx.config.redisPrefix}:bull`,
+    });
     try {
       const deadline = Date.now() + 10_000;
       let state = '';

@@ -26,7 +26,10 @@ describe('wire conventions, credentials and first operations', () => {
   });
 
   it('should answer 401 when the bearer token is unknown', async () => {
-    const res = await ctx.http().post('/v1/stats.getStats').set(bearer('sk_000000000000_' + 'A'.repeat(43)));
+    const res = await ctx
+      .http()
+      .post('/v1/stats.getStats')
+      .set(bearer('sk_000000000000_' + 'A'.repeat(43)));
     expect(res.status).toBe(401);
   });
 
@@ -37,9 +40,26 @@ describe('wire conventions, credentials and first operations', () => {
     const { $schema, ...totals } = res.body;
     expect(Object.keys(totals).sort()).toEqual(
       [
-        'accountsAdded', 'accountsUpdated', 'appPlaytime', 'apps', 'awardsGiven', 'awardsReceived', 'badges', 'bans',
-        'foilBadges', 'friends', 'gameBans', 'level', 'normalBadges', 'playtime', 'pointsGiven', 'pointsReceived',
-        'steamSetsScore', 'totalAccounts', 'vacBans', 'xp',
+        'accountsAdded',
+        'accountsUpdated',
+        'appPlaytime',
+        'apps',
+        'awardsGiven',
+        'awardsReceived',
+        'badges',
+        'bans',
+        'foilBadges',
+        'friends',
+        'gameBans',
+        'level',
+        'normalBadges',
+        'playtime',
+        'pointsGiven',
+        'pointsReceived',
+        'steamSetsScore',
+        'totalAccounts',
+        'vacBans',
+        'xp',
       ].sort(),
     );
     for (const value of Object.values(totals)) expect(Number.isInteger(value)).toBe(true);
@@ -109,7 +129,9 @@ describe('wire conventions, credentials and first operations', () => {
     const [app] = res.body.developerApps;
     expect(app.apiKey).toBe(`${key.slice(0, 'sk_'.length + 12)}_…${key.slice(-4)}`);
     expect(app.id).toBe(app.keyId);
-    const breakdown = Object.fromEntries(app.analytics.last24Hours.outcomeBreakdown.map((o: { outcome: string; count: number }) => [o.outcome, o.count]));
+    const breakdown = Object.fromEntries(
+      app.analytics.last24Hours.outcomeBreakdown.map((o: { outcome: string; count: number }) => [o.outcome, o.count]),
+    );
     expect(breakdown).toEqual({ VALID: 3, INSUFFICIENT_PERMISSIONS: 1, INVALID: 1 });
     expect(app.analytics.last24Hours).toMatchObject({ totalRequests: 5, successfulRequests: 3, failedRequests: 2, successRate: 60 });
     expect(res.body.analytics.last24Hours.totalRequests).toBe(app.analytics.last24Hours.totalRequests);
@@ -181,12 +203,19 @@ describe('wire conventions, credentials and first operations', () => {
     expect(res.body.detail).toMatch(/revoked/);
     await ctx.app.get(ApiKeyUsageService).flush();
     const counts = await ctx.dataSource.query('SELECT outcome, count FROM api_key_usage WHERE key_id = $1 ORDER BY outcome', [keyId]);
-    expect(counts).toEqual([{ outcome: 'DISABLED', count: 1 }, { outcome: 'VALID', count: 1 }]);
+    expect(counts).toEqual([
+      { outcome: 'DISABLED', count: 1 },
+      { outcome: 'VALID', count: 1 },
+    ]);
   });
 
   it('should write nothing when validation fails', async () => {
     const before = await ctx.dataSource.query('SELECT count(*)::int AS n FROM accounts');
-    const res = await ctx.http().post('/v1/account.queueUpdate').set(bearer(apiKey)).send({ id: { accountId: 77, steamId64: '123' }, vanity: { type: 'steam', value: 'a-b' } });
+    const res = await ctx
+      .http()
+      .post('/v1/account.queueUpdate')
+      .set(bearer(apiKey))
+      .send({ id: { accountId: 77, steamId64: '123' }, vanity: { type: 'steam', value: 'a-b' } });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { location: string }) => e.location).sort()).toEqual(['body.id.steamId64', 'body.vanity.value']);
     expect(await ctx.dataSource.query('SELECT count(*)::int AS n FROM accounts')).toEqual(before);

@@ -25,9 +25,17 @@ describe('stats.subscribe', () => {
         await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send({ id: { accountId } }).expect(204);
         await ctx.waitForCompletion(accountId, key);
       }
-      await stream.waitFor((e) => e.event === 'stats-updated' && (e.data as { deltas: Record<string, number> }).deltas.accountsUpdated === 1 && stream.events.filter((x) => x.event === 'stats-updated').length >= 4);
+      await stream.waitFor(
+        (e) =>
+          e.event === 'stats-updated' &&
+          (e.data as { deltas: Record<string, number> }).deltas.accountsUpdated === 1 &&
+          stream.events.filter((x) => x.event === 'stats-updated').length >= 4,
+      );
       await stream.waitFor((e) => e.event === 'stats-heartbeat');
-      const totals: Record<string, number> = Object.fromEntries(Object.entries(snapshot).filter(([name]) => name !== '$schema')) as Record<string, number>;
+      const totals: Record<string, number> = Object.fromEntries(Object.entries(snapshot).filter(([name]) => name !== '$schema')) as Record<
+        string,
+        number
+      >;
       for (const event of stream.events.filter((e) => e.event === 'stats-updated')) {
         const { date, deltas } = event.data as { date: string; deltas: Record<string, number> };
         expect(Number.isNaN(Date.parse(date))).toBe(false);
@@ -36,7 +44,7 @@ describe('stats.subscribe', () => {
       const now = await ctx.http().post('/v1/stats.getStats').set('Authorization', `Bearer ${key}`).expect(200);
       const { $schema, ...expected } = now.body;
       expect(totals).toEqual(expected);
-      expect(totals.accountsUpdated).toBe(snapshot.accountsUpdated as number + 2);
+      expect(totals.accountsUpdated).toBe((snapshot.accountsUpdated as number) + 2);
     } finally {
       stream.close();
     }

@@ -32,7 +32,11 @@ describe('worker crash recovery', () => {
     // Slow platform answers keep the job in flight long enough to kill the worker in the middle of it.
     simulator = new PlatformSimulator({ seed: 11, accounts: 100, latencyMs: 400, apiKey: null });
     const port = await simulator.listen(0);
-    ctx = await startTestApp('crash', { PLATFORM_API_URL: `http://127.0.0.1:${port}`, UPDATE_LOCK_MS: '2000', UPDATE_STALLED_CHECK_MS: '1000' });
+    ctx = await startTestApp('crash', {
+      PLATFORM_API_URL: `http://127.0.0.1:${port}`,
+      UPDATE_LOCK_MS: '2000',
+      UPDATE_STALLED_CHECK_MS: '1000',
+    });
   });
   afterAll(async () => {
     for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
@@ -52,11 +56,17 @@ describe('worker crash recovery', () => {
     };
     const key = await ctx.apiKey(50);
     const status = async () =>
-      (await ctx.dataSource.query('SELECT last_queue_status FROM accounts WHERE account_id = 7'))[0]?.last_queue_status as string | undefined;
+      (await ctx.dataSource.query('SELECT last_queue_status FROM accounts WHERE account_id = 7'))[0]?.last_queue_status as
+        string | undefined;
 
     const first = spawnWorker(env);
     workers.push(first);
-    await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send({ id: { accountId: 7 } }).expect(204);
+    await ctx
+      .http()
+      .post('/v1/account.queueUpdate')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ id: { accountId: 7 } })
+      .expect(204);
     await until('the first worker to start the job', async () => ((await status()) === 'in_progress' ? true : undefined), 30_000);
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));

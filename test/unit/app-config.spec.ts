@@ -12,7 +12,11 @@ describe('loadConfig', () => {
 
   it('should use the real platform when a key is set', () => {
     const config = loadConfig({ PLATFORM_API_KEY: 'abc' });
-    expect(config.platform).toMatchObject({ mode: 'live', apiUrl: 'https://api.steampowered.com', communityUrl: 'https://steamcommunity.com' });
+    expect(config.platform).toMatchObject({
+      mode: 'live',
+      apiUrl: 'https://api.steampowered.com',
+      communityUrl: 'https://steamcommunity.com',
+    });
     expect(config.simulator.embedded).toBe(false);
   });
 

@@ -3,9 +3,24 @@ import { ACCOUNT_PRIVACY, AccountPrivacy, LAST_QUEUE_STATUS, LastQueueStatus } f
 import { Connection, Image, RoleRecord } from './profile-records.dto';
 
 export const LEADERBOARD_A = [
-  'apps', 'app_playtime', 'app_valid_playtime', 'awards_given', 'awards_received', 'bans', 'game_bans', 'vac_bans',
-  'donations', 'foil_badges', 'normal_badges', 'badges', 'playtime', 'valid_playtime', 'points_given',
-  'points_received', 'steam_sets', 'xp',
+  'apps',
+  'app_playtime',
+  'app_valid_playtime',
+  'awards_given',
+  'awards_received',
+  'bans',
+  'game_bans',
+  'vac_bans',
+  'donations',
+  'foil_badges',
+  'normal_badges',
+  'badges',
+  'playtime',
+  'valid_playtime',
+  'points_given',
+  'points_received',
+  'steam_sets',
+  'xp',
 ] as const;
 
 export class BestLeaderboardRank {

@@ -20,7 +20,12 @@ export class V1AppOrder {
 }
 
 export class V1AppFilters {
-  @ApiPropertyOptional({ type: 'string', nullable: true, example: 'game', description: 'Libraries hold games only, so any other type matches nothing.' })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    example: 'game',
+    description: 'Libraries hold games only, so any other type matches nothing.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(32)

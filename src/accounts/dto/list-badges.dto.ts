@@ -1,7 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested,
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
 } from 'class-validator';
 import { V1AppBadge } from '../../apps/dto/app-badges.dto';
 import { AccountSearch } from './account-search.dto';
@@ -45,7 +56,11 @@ export class V1BadgeFilters {
   @Min(0, { each: true })
   appIds?: number[] | null;
 
-  @ApiPropertyOptional({ type: 'boolean', nullable: true, description: 'true: only badges where the account holds the highest known level.' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    nullable: true,
+    description: 'true: only badges where the account holds the highest known level.',
+  })
   @IsOptional()
   @IsBoolean()
   hasHighestLevel?: boolean | null;
@@ -86,7 +101,12 @@ export class V1AccountListBadgesRequest extends AccountSearch {
   @Max(100_000)
   page?: number;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 100, description: 'Badge or app name contains this (case-insensitive).' })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    maxLength: 100,
+    description: 'Badge or app name contains this (case-insensitive).',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(100)
@@ -110,7 +130,12 @@ export class V1AccountListBadgesRequest extends AccountSearch {
   @IsIn(LEGACY_BADGE_FILTERS, { each: true })
   filter?: (typeof LEGACY_BADGE_FILTERS)[number][] | null;
 
-  @ApiPropertyOptional({ type: [BadgeValueFilter], nullable: true, deprecated: true, description: 'Use `filters.level` / `filters.scarcity`.' })
+  @ApiPropertyOptional({
+    type: [BadgeValueFilter],
+    nullable: true,
+    deprecated: true,
+    description: 'Use `filters.level` / `filters.scarcity`.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(10)
@@ -120,7 +145,11 @@ export class V1AccountListBadgesRequest extends AccountSearch {
 }
 
 export class V1AccountListBadgesResponseBody {
-  @ApiProperty({ type: [V1AppBadge], nullable: true, description: `The page, ${BADGES_PAGE_SIZE} badges at most, with \`accountInfo\` filled in.` })
+  @ApiProperty({
+    type: [V1AppBadge],
+    nullable: true,
+    description: `The page, ${BADGES_PAGE_SIZE} badges at most, with \`accountInfo\` filled in.`,
+  })
   badges: V1AppBadge[] | null;
   @ApiProperty({ type: 'integer' }) pages: number;
   @ApiProperty({ type: 'integer' }) totalHits: number;

@@ -14,13 +14,17 @@ export class AccountStreamService {
 
   /** The account must be tracked; TrackedAccountGuard checks it before the stream starts. */
   open(accountId: number): Observable<MessageEvent> {
-    const heartbeats = interval(this.config.streamHeartbeatMs).pipe(map((n): MessageEvent => ({ type: 'heartbeat', data: { heartbeat: n + 1 } })));
+    const heartbeats = interval(this.config.streamHeartbeatMs).pipe(
+      map((n): MessageEvent => ({ type: 'heartbeat', data: { heartbeat: n + 1 } })),
+    );
     const messages = this.events.forAccount(accountId);
     const statusChanges = messages.pipe(
       distinctUntilChanged((a, b) => a.progress.runId === b.progress.runId && a.status === b.status),
       map((message): MessageEvent => ({ type: 'account-updated', data: { accountId, status: message.status } })),
     );
-    const progress = messages.pipe(map((message): MessageEvent => ({ type: 'account-update-progress', data: { progress: message.progress } })));
+    const progress = messages.pipe(
+      map((message): MessageEvent => ({ type: 'account-update-progress', data: { progress: message.progress } })),
+    );
     return merge(heartbeats, statusChanges, progress);
   }
 }

@@ -12,7 +12,9 @@ export function toRoles(roles: AccountRoleEntity[]): RoleRecord[] {
 /** The optional location objects, present only when known. */
 function location(account: AccountEntity) {
   return {
-    ...(account.countryName ? { country: { name: account.countryName, ...(account.countryCode ? { code: account.countryCode } : {}) } } : {}),
+    ...(account.countryName
+      ? { country: { name: account.countryName, ...(account.countryCode ? { code: account.countryCode } : {}) } }
+      : {}),
     ...(account.stateName ? { state: { name: account.stateName } } : {}),
     ...(account.cityName ? { city: { name: account.cityName } } : {}),
   };

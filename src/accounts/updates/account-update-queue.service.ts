@@ -91,7 +91,10 @@ export class AccountUpdateQueueService {
     );
     if (!row || row.last_queue_status === 'pending' || row.last_queue_status === 'in_progress') return;
     const waitSeconds = (row.next_allowed_time.getTime() - Date.now()) / 1000;
-    throw tooManyRequests(`Account ${accountId} was updated recently; it may be updated again from ${row.next_allowed_time.toISOString()}.`, waitSeconds);
+    throw tooManyRequests(
+      `Account ${accountId} was updated recently; it may be updated again from ${row.next_allowed_time.toISOString()}.`,
+      waitSeconds,
+    );
   }
 
   private async isStaff(accountId: number): Promise<boolean> {

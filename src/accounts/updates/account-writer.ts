@@ -28,7 +28,13 @@ function badgeKey(badge: { appId?: number; borderColor?: number; badgeId: number
 export class AccountWriter {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async write(accountId: number, runId: string, snapshot: PlatformSnapshot, steps: UpdateStepRecord[], cooldownSeconds: number): Promise<WriteResult> {
+  async write(
+    accountId: number,
+    runId: string,
+    snapshot: PlatformSnapshot,
+    steps: UpdateStepRecord[],
+    cooldownSeconds: number,
+  ): Promise<WriteResult> {
     await this.upsertApps(snapshot);
     const badgeIds = await this.upsertBadgeDefinitions(snapshot);
     return this.dataSource.transaction(async (manager) => {
@@ -41,13 +47,17 @@ export class AccountWriter {
       await this.replaceInventory(manager, accountId, snapshot);
       const nextAllowedTime = new Date(now.getTime() + cooldownSeconds * 1000);
       const fields = profileFields(snapshot, previous, now);
-      await manager.update(AccountEntity, { accountId }, {
-        ...fields,
-        lastQueueStatus: 'completed',
-        updatedAt: now,
-        nextAllowedTime,
-        updateCount: () => 'update_count + 1',
-      });
+      await manager.update(
+        AccountEntity,
+        { accountId },
+        {
+          ...fields,
+          lastQueueStatus: 'completed',
+          updatedAt: now,
+          nextAllowedTime,
+          updateCount: () => 'update_count + 1',
+        },
+      );
       const before = counterSnapshot(previous);
       const after = counterSnapshot({ ...previous, ...fields });
       await manager.update(AccountUpdateEntity, { runId }, { status: 'completed', finishedAt: now, steps, before, after, error: null });
@@ -63,7 +73,8 @@ export class AccountWriter {
     };
     for (const badge of snapshot.badges.badges) if (badge.appId !== undefined) note(badge.appId);
     if (snapshot.games.visibility === 'public') for (const game of snapshot.games.games) note(game.appId, game.name, game.imgIconUrl);
-    if (snapshot.inventory.visibility === 'public') for (const item of snapshot.inventory.items) if (item.marketFeeApp) note(item.marketFeeApp);
+    if (snapshot.inventory.visibility === 'public')
+      for (const item of snapshot.inventory.items) if (item.marketFeeApp) note(item.marketFeeApp);
     if (!apps.size) return;
     const ids = [...apps.keys()].sort((a, b) => a - b);
     await this.dataSource.query(
@@ -87,20 +98,40 @@ export class AccountWriter {
       `INSERT INTO badges (badge_key, app_id, platform_badge_id, is_foil, scarcity)
        SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::bool[], $5::bigint[])
        ON CONFLICT (badge_key) DO UPDATE SET scarcity = EXCLUDED.scarcity WHERE badges.scarcity <> EXCLUDED.scarcity`,
-      [keys, badges.map((b) => b.appId ?? null), badges.map((b) => b.badgeId), badges.map((b) => b.borderColor === 1), badges.map((b) => b.scarcity)],
+      [
+        keys,
+        badges.map((b) => b.appId ?? null),
+        badges.map((b) => b.badgeId),
+        badges.map((b) => b.borderColor === 1),
+        badges.map((b) => b.scarcity),
+      ],
     );
-    const rows: { id: number; badge_key: string }[] = await this.dataSource.query('SELECT id, badge_key FROM badges WHERE badge_key = ANY($1)', [keys]);
+    const rows: { id: number; badge_key: string }[] = await this.dataSource.query(
+      'SELECT id, badge_key FROM badges WHERE badge_key = ANY($1)',
+      [keys],
+    );
     return new Map(rows.map((row) => [row.badge_key, row.id]));
   }
 
-  private async replaceBadges(manager: EntityManager, accountId: number, snapshot: PlatformSnapshot, badgeIds: Map<string, number>): Promise<void> {
+  private async replaceBadges(
+    manager: EntityManager,
+    accountId: number,
+    snapshot: PlatformSnapshot,
+    badgeIds: Map<string, number>,
+  ): Promise<void> {
     const badges = snapshot.badges.badges;
     await manager.query('DELETE FROM account_badges WHERE account_id = $1', [accountId]);
     if (!badges.length) return;
     await manager.query(
       `INSERT INTO account_badges (account_id, badge_id, level, xp, completion_time)
        SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[], $5::timestamptz[]) ON CONFLICT DO NOTHING`,
-      [accountId, badges.map((b) => badgeIds.get(badgeKey(b))), badges.map((b) => b.level), badges.map((b) => b.xp), badges.map((b) => new Date(b.completionTime * 1000))],
+      [
+        accountId,
+        badges.map((b) => badgeIds.get(badgeKey(b))),
+        badges.map((b) => b.level),
+        badges.map((b) => b.xp),
+        badges.map((b) => new Date(b.completionTime * 1000)),
+      ],
     );
   }
 

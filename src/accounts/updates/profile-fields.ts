@@ -71,8 +71,19 @@ export function profileFields(snapshot: PlatformSnapshot, previous: AccountEntit
 
 /** The counters recorded before and after each run, for history, activity and leaderboard changes. */
 export const TRACKED_COUNTERS = [
-  'level', 'xp', 'badges', 'foilBadges', 'normalBadges', 'specialBadges', 'apps', 'playtime', 'friends', 'bans',
-  'vacBans', 'gameBans', 'siteScore',
+  'level',
+  'xp',
+  'badges',
+  'foilBadges',
+  'normalBadges',
+  'specialBadges',
+  'apps',
+  'playtime',
+  'friends',
+  'bans',
+  'vacBans',
+  'gameBans',
+  'siteScore',
 ] as const;
 
 export function counterSnapshot(account: Partial<AccountEntity>): CounterSnapshot {

@@ -69,7 +69,12 @@ export class UpdateProgressService {
     };
   }
 
-  static finished(snapshot: ProgressSnapshot, outcome: 'completed' | 'failed', error?: ProgressSnapshot['error'], now = new Date()): ProgressSnapshot {
+  static finished(
+    snapshot: ProgressSnapshot,
+    outcome: 'completed' | 'failed',
+    error?: ProgressSnapshot['error'],
+    now = new Date(),
+  ): ProgressSnapshot {
     const at = now.toISOString();
     return {
       ...snapshot,
@@ -91,7 +96,10 @@ export class UpdateProgressService {
     await this.redis
       .multi()
       .set(key, JSON.stringify(snapshot), 'EX', PROGRESS_TTL_SECONDS)
-      .publish(this.channel, JSON.stringify({ type: 'progress', accountId: snapshot.accountId, status: snapshot.status, progress: snapshot }))
+      .publish(
+        this.channel,
+        JSON.stringify({ type: 'progress', accountId: snapshot.accountId, status: snapshot.status, progress: snapshot }),
+      )
       .exec();
   }
 

@@ -1,7 +1,14 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export const ANALYTICS_OUTCOMES = [
-  'VALID', 'RATE_LIMITED', 'INVALID', 'EXPIRED', 'DISABLED', 'INSUFFICIENT_PERMISSIONS', 'FORBIDDEN', 'USAGE_EXCEEDED',
+  'VALID',
+  'RATE_LIMITED',
+  'INVALID',
+  'EXPIRED',
+  'DISABLED',
+  'INSUFFICIENT_PERMISSIONS',
+  'FORBIDDEN',
+  'USAGE_EXCEEDED',
 ] as const;
 export type AnalyticsOutcome = (typeof ANALYTICS_OUTCOMES)[number];
 

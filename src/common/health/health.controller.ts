@@ -22,10 +22,7 @@ export class HealthController {
   @Get('health')
   @HttpCode(200)
   async health(@Res({ passthrough: true }) response: Response) {
-    const [postgres, redis] = await Promise.all([
-      this.probe(() => this.dataSource.query('SELECT 1')),
-      this.probe(() => this.redis.ping()),
-    ]);
+    const [postgres, redis] = await Promise.all([this.probe(() => this.dataSource.query('SELECT 1')), this.probe(() => this.redis.ping())]);
     const ok = postgres === 'up' && redis === 'up';
     response.status(ok ? 200 : 503);
     return { status: ok ? 'ok' : 'degraded', checks: { postgres, redis } };

@@ -51,7 +51,8 @@ export class WireValidationPipe extends ValidationPipe {
     } catch (error) {
       // Errors are located from `body`; a query or path parameter names its own part of the request.
       if (error instanceof ProblemException && metadata.type !== 'body') {
-        for (const detail of error.problem.errors ?? []) detail.location = detail.location?.replace(/^body/, metadata.type === 'param' ? 'path' : metadata.type);
+        for (const detail of error.problem.errors ?? [])
+          detail.location = detail.location?.replace(/^body/, metadata.type === 'param' ? 'path' : metadata.type);
       }
       throw error;
     }

@@ -48,6 +48,7 @@ function convert(node: unknown, baseUrl: string): unknown {
     out[key] = convert(value, baseUrl);
   }
   if (source.nullable !== true) return out;
-  if (typeof out.type === 'string') return { ...out, type: [out.type, 'null'], ...(out.enum ? { enum: [...(out.enum as unknown[]), null] } : {}) };
+  if (typeof out.type === 'string')
+    return { ...out, type: [out.type, 'null'], ...(out.enum ? { enum: [...(out.enum as unknown[]), null] } : {}) };
   return { anyOf: [out, { type: 'null' }] };
 }

@@ -26,7 +26,10 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
         '`Authorization: Bearer <API key or session token>`.',
     )
     .setVersion('1.0.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (`sk_…`) or a user-session token (`auth_…`).' }, BEARER_SCHEME)
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'An API key (`sk_…`) or a user-session token (`auth_…`).' },
+      BEARER_SCHEME,
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     extraModels: [ProblemDetailsDto],

@@ -56,8 +56,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      const detail =
-        status === 404 ? `No operation ${request.method} ${request.path} exists.` : this.messageOf(exception.getResponse());
+      const detail = status === 404 ? `No operation ${request.method} ${request.path} exists.` : this.messageOf(exception.getResponse());
       return { status, detail, errors: undefined, headers: undefined, type: undefined, title: undefined };
     }
     this.logger.error({

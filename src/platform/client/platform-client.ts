@@ -1,16 +1,48 @@
 import type { CallBudget } from './call-budget';
 import {
-  parseCount, parsePrice, toBadge, toCity, toCountry, toFriend, toInventoryItem, toOwnedGame, toPlayerBans,
-  toPlayerSummary, toState,
+  parseCount,
+  parsePrice,
+  toBadge,
+  toCity,
+  toCountry,
+  toFriend,
+  toInventoryItem,
+  toOwnedGame,
+  toPlayerBans,
+  toPlayerSummary,
+  toState,
 } from './platform.mappers';
 import { PlatformHttpError, PlatformUnavailableError } from './platform.errors';
 import { PlatformHttp, type HttpOutcome, type QueryValue } from './platform-http';
 import type {
-  BadgeQuest, FriendListResult, GroupListResult, InventoryItem, InventoryResult, LocationCity, LocationCountry,
-  LocationState, MarketPrice, OwnedGamesOptions, OwnedGamesResult, PlayerBadges, PlayerBans, PlayerSummary,
-  RawBadgeProgressResponse, RawBadgesResponse, RawFriendListResponse, RawInventoryDescription, RawInventoryResponse,
-  RawLocationCity, RawLocationCountry, RawLocationState, RawOwnedGamesResponse, RawPlayerBansResponse,
-  RawPlayerSummariesResponse, RawPriceOverview, RawResolveVanityResponse, RawSteamLevelResponse,
+  BadgeQuest,
+  FriendListResult,
+  GroupListResult,
+  InventoryItem,
+  InventoryResult,
+  LocationCity,
+  LocationCountry,
+  LocationState,
+  MarketPrice,
+  OwnedGamesOptions,
+  OwnedGamesResult,
+  PlayerBadges,
+  PlayerBans,
+  PlayerSummary,
+  RawBadgeProgressResponse,
+  RawBadgesResponse,
+  RawFriendListResponse,
+  RawInventoryDescription,
+  RawInventoryResponse,
+  RawLocationCity,
+  RawLocationCountry,
+  RawLocationState,
+  RawOwnedGamesResponse,
+  RawPlayerBansResponse,
+  RawPlayerSummariesResponse,
+  RawPriceOverview,
+  RawResolveVanityResponse,
+  RawSteamLevelResponse,
   RawUserGroupListResponse,
 } from './platform.types';
 
@@ -53,13 +85,15 @@ export class PlatformClient {
   /** Summaries of the known ids (unknown ones are absent), fetched in batches of 100. */
   async getPlayerSummaries(steamIds: string[]): Promise<PlayerSummary[]> {
     const batches = await this.batched(steamIds, (ids) =>
-      this.api<RawPlayerSummariesResponse>('/ISteamUser/GetPlayerSummaries/v2/', { steamids: ids.join(',') }));
+      this.api<RawPlayerSummariesResponse>('/ISteamUser/GetPlayerSummaries/v2/', { steamids: ids.join(',') }),
+    );
     return batches.flatMap((b) => (b.response?.players ?? []).map(toPlayerSummary));
   }
 
   async getPlayerBans(steamIds: string[]): Promise<PlayerBans[]> {
     const batches = await this.batched(steamIds, (ids) =>
-      this.api<RawPlayerBansResponse>('/ISteamUser/GetPlayerBans/v1/', { steamids: ids.join(',') }));
+      this.api<RawPlayerBansResponse>('/ISteamUser/GetPlayerBans/v1/', { steamids: ids.join(',') }),
+    );
     return batches.flatMap((b) => (b.players ?? []).map(toPlayerBans));
   }
 
@@ -109,7 +143,10 @@ export class PlatformClient {
   }
 
   async getCommunityBadgeProgress(steamId: string, badgeId = 2): Promise<BadgeQuest[]> {
-    const body = await this.api<RawBadgeProgressResponse>('/IPlayerService/GetCommunityBadgeProgress/v1/', { steamid: steamId, badgeid: badgeId });
+    const body = await this.api<RawBadgeProgressResponse>('/IPlayerService/GetCommunityBadgeProgress/v1/', {
+      steamid: steamId,
+      badgeid: badgeId,
+    });
     return (body.response?.quests ?? []).map((q) => ({ questId: q.questid, completed: q.completed }));
   }
 
@@ -134,7 +171,8 @@ export class PlatformClient {
       }
       if (!page.more_items) break;
       // A page that does not advance would loop forever.
-      if (!page.last_assetid || page.last_assetid === start) throw new PlatformUnavailableError(`GET ${path}`, 1, 200, 'inventory paging did not advance');
+      if (!page.last_assetid || page.last_assetid === start)
+        throw new PlatformUnavailableError(`GET ${path}`, 1, 200, 'inventory paging did not advance');
       start = page.last_assetid;
     }
     return { visibility: 'public', totalCount: total, items };

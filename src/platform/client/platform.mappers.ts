@@ -1,7 +1,23 @@
 import type {
-  Badge, Friend, InventoryItem, LocationCity, LocationCountry, LocationState, OwnedGame, PlayerBans, PlayerSummary,
-  RawBadge, RawFriend, RawInventoryAsset, RawInventoryDescription, RawLocationCity, RawLocationCountry,
-  RawLocationState, RawOwnedGame, RawPlayerBans, RawPlayerSummary,
+  Badge,
+  Friend,
+  InventoryItem,
+  LocationCity,
+  LocationCountry,
+  LocationState,
+  OwnedGame,
+  PlayerBans,
+  PlayerSummary,
+  RawBadge,
+  RawFriend,
+  RawInventoryAsset,
+  RawInventoryDescription,
+  RawLocationCity,
+  RawLocationCountry,
+  RawLocationState,
+  RawOwnedGame,
+  RawPlayerBans,
+  RawPlayerSummary,
 } from './platform.types';
 
 /** Pure raw → camelCase mappers. Optional wire fields stay absent (not undefined) so results compare cleanly. */

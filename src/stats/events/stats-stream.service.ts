@@ -15,7 +15,9 @@ export class StatsStreamService {
   ) {}
 
   open(): Observable<MessageEvent> {
-    const heartbeats = interval(this.config.streamHeartbeatMs).pipe(map((n): MessageEvent => ({ type: 'stats-heartbeat', data: { heartbeat: n + 1 } })));
+    const heartbeats = interval(this.config.streamHeartbeatMs).pipe(
+      map((n): MessageEvent => ({ type: 'stats-heartbeat', data: { heartbeat: n + 1 } })),
+    );
     return merge(this.snapshotThenDeltas(), heartbeats);
   }
 

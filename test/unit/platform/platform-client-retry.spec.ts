@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { CallBudget } from 'src/platform/client/call-budget';
 import {
-  PlatformBudgetExceededError, PlatformClient, PlatformHttpError, PlatformUnavailableError,
+  PlatformBudgetExceededError,
+  PlatformClient,
+  PlatformHttpError,
+  PlatformUnavailableError,
 } from 'src/platform/client/platform-client';
 
 /**
@@ -35,9 +38,15 @@ describe('PlatformClient retries and failures', () => {
         res.end(JSON.stringify({ response: { player_level: 42 } }));
       };
       if (script === '429') {
-        if (n <= 2) { res.writeHead(429, { 'Retry-After': '0' }); res.end(); } else ok();
+        if (n <= 2) {
+          res.writeHead(429, { 'Retry-After': '0' });
+          res.end();
+        } else ok();
       } else if (script === '503') {
-        if (n <= 2) { res.writeHead(503); res.end('busy'); } else ok();
+        if (n <= 2) {
+          res.writeHead(503);
+          res.end('busy');
+        } else ok();
       } else if (script === '404') {
         res.writeHead(404, { 'Content-Type': 'text/html' });
         res.end(`<html>not found: ${req.url}</html>`);
@@ -112,7 +121,14 @@ describe('PlatformClient retries and failures', () => {
   });
 
   it('should report network errors as unavailable without the key', async () => {
-    const dead = new PlatformClient({ apiUrl: 'http://127.0.0.1:1', communityUrl: base, apiKey: KEY, timeoutMs: 500, maxRetries: 1, retryBaseMs: 1 });
+    const dead = new PlatformClient({
+      apiUrl: 'http://127.0.0.1:1',
+      communityUrl: base,
+      apiKey: KEY,
+      timeoutMs: 500,
+      maxRetries: 1,
+      retryBaseMs: 1,
+    });
     const e = await errorOf(dead.getSteamLevel('1'));
     expect(e).toBeInstanceOf(PlatformUnavailableError);
     expect(e.message).toContain('network error');

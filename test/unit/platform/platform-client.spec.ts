@@ -24,7 +24,13 @@ describe('PlatformClient against the simulator', () => {
     const base = `http://127.0.0.1:${await sim.listen(0)}`;
     budget = new CallBudget(redis, 1_000_000, prefix);
     client = new PlatformClient({
-      apiUrl: base, communityUrl: base, apiKey: 'client-test-key', timeoutMs: 5000, maxRetries: 2, retryBaseMs: 10, budget,
+      apiUrl: base,
+      communityUrl: base,
+      apiKey: 'client-test-key',
+      timeoutMs: 5000,
+      maxRetries: 2,
+      retryBaseMs: 10,
+      budget,
     });
   });
   afterAll(async () => {
@@ -78,8 +84,12 @@ describe('PlatformClient against the simulator', () => {
       visibility: 'public',
       gameCount: truth.length,
       games: truth.map((g) => ({
-        appId: g.appId, name: g.name, imgIconUrl: g.iconHash, playtimeForever: g.playtimeForever,
-        rtimeLastPlayed: g.rtimeLastPlayed, ...(g.playtime2Weeks > 0 ? { playtime2Weeks: g.playtime2Weeks } : {}),
+        appId: g.appId,
+        name: g.name,
+        imgIconUrl: g.iconHash,
+        playtimeForever: g.playtimeForever,
+        rtimeLastPlayed: g.rtimeLastPlayed,
+        ...(g.playtime2Weeks > 0 ? { playtime2Weeks: g.playtime2Weeks } : {}),
       })),
     });
     const filtered = await client.getOwnedGames(sid(id), { includeAppInfo: false, includePlayedFreeGames: true, appIds: [truth[0].appId] });
@@ -118,7 +128,10 @@ describe('PlatformClient against the simulator', () => {
 
   it('should resolve every location code of a summary through QueryLocations', async () => {
     const countries = await client.queryLocations();
-    const located = ids.map((id) => u.summary(id, tick())).filter((s) => s.locCityId !== undefined).slice(0, 5);
+    const located = ids
+      .map((id) => u.summary(id, tick()))
+      .filter((s) => s.locCityId !== undefined)
+      .slice(0, 5);
     expect(located.length).toBeGreaterThan(0);
     for (const s of located) {
       expect(countries.map((c) => c.countryCode)).toContain(s.locCountryCode);

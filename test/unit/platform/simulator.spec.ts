@@ -86,16 +86,20 @@ describe('platform simulator', () => {
     const bad: unknown[] = [];
     for (let id = 1; id <= N; id++) {
       const b = u.badges(id, tick);
-      if (b.playerXp !== b.badges.reduce((s, x) => s + x.xp, 0)
-        || b.playerLevel !== levelForXp(b.playerXp)
-        || b.playerXpNeededCurrentLevel !== xpForLevel(b.playerLevel)
-        || b.playerXpNeededToLevelUp !== xpForLevel(b.playerLevel + 1) - b.playerXp) bad.push({ id, b });
+      if (
+        b.playerXp !== b.badges.reduce((s, x) => s + x.xp, 0) ||
+        b.playerLevel !== levelForXp(b.playerXp) ||
+        b.playerXpNeededCurrentLevel !== xpForLevel(b.playerLevel) ||
+        b.playerXpNeededToLevelUp !== xpForLevel(b.playerLevel + 1) - b.playerXp
+      )
+        bad.push({ id, b });
       for (const x of b.badges) {
-        const ok = x.appId === undefined
-          ? x.badgeId >= 1 && x.badgeId <= 64 && x.borderColor === undefined
-          : x.borderColor === 1
-            ? x.level === 1 && x.xp === 100
-            : x.borderColor === 0 && x.level >= 1 && x.level <= 5 && x.xp === 100 * x.level && !!u.app(x.appId);
+        const ok =
+          x.appId === undefined
+            ? x.badgeId >= 1 && x.badgeId <= 64 && x.borderColor === undefined
+            : x.borderColor === 1
+              ? x.level === 1 && x.xp === 100
+              : x.borderColor === 0 && x.level >= 1 && x.level <= 5 && x.xp === 100 * x.level && !!u.app(x.appId);
         if (!ok) bad.push({ id, x });
       }
     }

@@ -3,7 +3,12 @@ import { intParam, required } from './params';
 import { formatPrice, formatVolume, SUPPORTED_CURRENCIES } from '../universe/market';
 import type { Universe } from '../universe/universe';
 import type {
-  RawInventoryDescription, RawInventoryResponse, RawLocationCity, RawLocationCountry, RawLocationState, RawPriceOverview,
+  RawInventoryDescription,
+  RawInventoryResponse,
+  RawLocationCity,
+  RawLocationCountry,
+  RawLocationState,
+  RawPriceOverview,
 } from '../../client/platform.types';
 
 /** Page size when the caller sends no `count`, and the platform's maximum. */
@@ -32,9 +37,10 @@ export function inventory(u: Universe, steamId: string, appId: string, contextId
   const descriptions = new Map<string, RawInventoryDescription>();
   for (const a of assets) if (!descriptions.has(a.classid)) descriptions.set(a.classid, u.describe(a.classid)!);
   // An empty page carries no assets/descriptions keys at all, like the platform's empty inventories.
-  const body: RawInventoryResponse = assets.length > 0
-    ? { assets, descriptions: [...descriptions.values()], total_inventory_count: total, success: 1 }
-    : { total_inventory_count: total, success: 1 };
+  const body: RawInventoryResponse =
+    assets.length > 0
+      ? { assets, descriptions: [...descriptions.values()], total_inventory_count: total, success: 1 }
+      : { total_inventory_count: total, success: 1 };
   if (start + assets.length < total) {
     body.more_items = 1;
     body.last_assetid = assets[assets.length - 1].assetid;
@@ -60,10 +66,20 @@ export function priceOverview(u: Universe, tick: number, q: URLSearchParams): Si
 /** GET /actions/QueryLocations[/{cc}[/{state}]]: bare arrays; unknown codes give []. */
 export function queryLocations(u: Universe, cc?: string, state?: string): SimResponse {
   if (cc === undefined) {
-    return json(u.countries().map((c): RawLocationCountry => ({ countrycode: c.countryCode, countryname: c.countryName, hasstates: c.hasStates ? 1 : 0 })));
+    return json(
+      u
+        .countries()
+        .map((c): RawLocationCountry => ({ countrycode: c.countryCode, countryname: c.countryName, hasstates: c.hasStates ? 1 : 0 })),
+    );
   }
   if (state === undefined) {
-    return json(u.states(cc).map((s): RawLocationState => ({ countrycode: s.countryCode, statecode: s.stateCode, statename: s.stateName })));
+    return json(
+      u.states(cc).map((s): RawLocationState => ({ countrycode: s.countryCode, statecode: s.stateCode, statename: s.stateName })),
+    );
   }
-  return json(u.cities(cc, state).map((c): RawLocationCity => ({ countrycode: c.countryCode, statecode: c.stateCode, cityid: c.cityId, cityname: c.cityName })));
+  return json(
+    u
+      .cities(cc, state)
+      .map((c): RawLocationCity => ({ countrycode: c.countryCode, statecode: c.stateCode, cityid: c.cityId, cityname: c.cityName })),
+  );
 }

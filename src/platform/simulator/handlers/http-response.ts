@@ -16,7 +16,11 @@ const TITLES: Record<number, string> = {
 
 /** Thrown by handlers for parameter errors; rendered as the platform's small HTML error page. */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly rawBody?: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly rawBody?: string,
+  ) {
     super(message);
   }
 }

@@ -16,7 +16,14 @@ export function steamIdParam(q: URLSearchParams, name = 'steamid'): string {
 
 /** Comma-separated steamids, de-duplicated in order; at most `max`. */
 export function steamIdList(q: URLSearchParams, name: string, max: number): string[] {
-  const ids = [...new Set(required(q, name).split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  const ids = [
+    ...new Set(
+      required(q, name)
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
   if (ids.length === 0) throw new HttpError(400, `Required parameter '${name}' is missing`);
   if (ids.length > max) throw new HttpError(400, `Too many ids in '${name}' (max ${max})`);
   for (const id of ids) if (!/^\d{1,20}$/.test(id)) throw new HttpError(400, `Invalid id in '${name}'`);

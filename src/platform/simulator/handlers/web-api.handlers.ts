@@ -2,9 +2,19 @@ import { HttpError, htmlError, json, type SimResponse } from './http-response';
 import { appIdsFilter, boolParam, intParam, required, steamIdList, steamIdParam } from './params';
 import type { Universe } from '../universe/universe';
 import type {
-  RawBadge, RawBadgeProgressResponse, RawBadgesResponse, RawFriendListResponse, RawOwnedGame, RawOwnedGamesResponse,
-  RawPlayerBans, RawPlayerBansResponse, RawPlayerSummariesResponse, RawPlayerSummary, RawResolveVanityResponse,
-  RawSteamLevelResponse, RawUserGroupListResponse,
+  RawBadge,
+  RawBadgeProgressResponse,
+  RawBadgesResponse,
+  RawFriendListResponse,
+  RawOwnedGame,
+  RawOwnedGamesResponse,
+  RawPlayerBans,
+  RawPlayerBansResponse,
+  RawPlayerSummariesResponse,
+  RawPlayerSummary,
+  RawResolveVanityResponse,
+  RawSteamLevelResponse,
+  RawUserGroupListResponse,
 } from '../../client/platform.types';
 
 /** Web API method handlers: (universe, tick, query) → response in the exact wire format of platform-api.md. */
@@ -19,9 +29,8 @@ const resolveVanity: WebApiHandler = (u, _tick, q) => {
   const name = required(q, 'vanityurl');
   const urlType = intParam(q, 'url_type', 1, 1, 3);
   const accountId = urlType === 1 ? u.resolveVanity(name) : null;
-  const body: RawResolveVanityResponse = accountId === null
-    ? { response: { success: 42, message: 'No match' } }
-    : { response: { steamid: u.steamIdOf(accountId), success: 1 } };
+  const body: RawResolveVanityResponse =
+    accountId === null ? { response: { success: 42, message: 'No match' } } : { response: { steamid: u.steamIdOf(accountId), success: 1 } };
   return json(body);
 };
 
@@ -32,9 +41,16 @@ const playerSummaries: WebApiHandler = (u, tick, q) => {
     if (accountId === null) continue;
     const s = u.summary(accountId, tick);
     const raw: RawPlayerSummary = {
-      steamid: s.steamId, communityvisibilitystate: s.communityVisibilityState, profilestate: s.profileState,
-      personaname: s.personaName, profileurl: s.profileUrl, avatar: s.avatar, avatarmedium: s.avatarMedium,
-      avatarfull: s.avatarFull, avatarhash: s.avatarHash, personastate: s.personaState,
+      steamid: s.steamId,
+      communityvisibilitystate: s.communityVisibilityState,
+      profilestate: s.profileState,
+      personaname: s.personaName,
+      profileurl: s.profileUrl,
+      avatar: s.avatar,
+      avatarmedium: s.avatarMedium,
+      avatarfull: s.avatarFull,
+      avatarhash: s.avatarHash,
+      personastate: s.personaState,
     };
     if (s.lastLogoff !== undefined) raw.lastlogoff = s.lastLogoff;
     if (s.realName !== undefined) raw.realname = s.realName;
@@ -57,8 +73,13 @@ const playerBans: WebApiHandler = (u, tick, q) => {
     if (accountId === null) continue;
     const b = u.bans(accountId, tick);
     players.push({
-      SteamId: b.steamId, CommunityBanned: b.communityBanned, VACBanned: b.vacBanned, NumberOfVACBans: b.numberOfVacBans,
-      DaysSinceLastBan: b.daysSinceLastBan, NumberOfGameBans: b.numberOfGameBans, EconomyBan: b.economyBan,
+      SteamId: b.steamId,
+      CommunityBanned: b.communityBanned,
+      VACBanned: b.vacBanned,
+      NumberOfVACBans: b.numberOfVacBans,
+      DaysSinceLastBan: b.daysSinceLastBan,
+      NumberOfGameBans: b.numberOfGameBans,
+      EconomyBan: b.economyBan,
     });
   }
   const body: RawPlayerBansResponse = { players };
@@ -71,16 +92,19 @@ const friendList: WebApiHandler = (u, tick, q) => {
   const relationship = q.get('relationship') ?? 'all';
   if (relationship !== 'all' && relationship !== 'friend') throw new HttpError(400, "Parameter 'relationship' must be all or friend");
   if (accountId === null || u.isPrivate(accountId)) return htmlError(401, 'This profile is private.');
-  const friends = u.friends(accountId, tick).map((f) => ({ steamid: f.steamId, relationship: f.relationship, friend_since: f.friendSince }));
+  const friends = u
+    .friends(accountId, tick)
+    .map((f) => ({ steamid: f.steamId, relationship: f.relationship, friend_since: f.friendSince }));
   const body: RawFriendListResponse = { friendslist: { friends } };
   return json(body);
 };
 
 const userGroupList: WebApiHandler = (u, _tick, q) => {
   const accountId = known(u, steamIdParam(q));
-  const body: RawUserGroupListResponse = accountId === null || u.isPrivate(accountId)
-    ? { response: { success: false, error: 'Private profile' } }
-    : { response: { success: true, groups: u.groups(accountId).map((gid) => ({ gid })) } };
+  const body: RawUserGroupListResponse =
+    accountId === null || u.isPrivate(accountId)
+      ? { response: { success: false, error: 'Private profile' } }
+      : { response: { success: true, groups: u.groups(accountId).map((gid) => ({ gid })) } };
   return json(body);
 };
 

@@ -52,9 +52,10 @@ export function gameBadges(w: World, p: AccountProfile, tick: number): Badge[] {
   const total = a.baseUnits + craftsBy(a, tick);
   // Time of unit u: base units are spread evenly between account creation and the epoch; later ones happen at
   // their craft tick.
-  const unitTime = (u: number): number => u < a.baseUnits
-    ? Math.floor(p.timeCreated + ((w.time.epochSec - p.timeCreated) * (u + 1)) / (a.baseUnits + 1))
-    : w.time.unixAt(craftTick(a, u - a.baseUnits + 1));
+  const unitTime = (u: number): number =>
+    u < a.baseUnits
+      ? Math.floor(p.timeCreated + ((w.time.epochSec - p.timeCreated) * (u + 1)) / (a.baseUnits + 1))
+      : w.time.unixAt(craftTick(a, u - a.baseUnits + 1));
   const out: Badge[] = [];
   let used = 0;
   for (let slot = 0; used < total && slot < CATALOGUE_SIZE; slot++) {

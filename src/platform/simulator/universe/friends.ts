@@ -24,7 +24,10 @@ export class FriendGraph {
   private readonly offsets: Int32Array;
   private readonly neighbours: Int32Array;
 
-  constructor(private readonly w: World, opts: FriendGraphOptions = {}) {
+  constructor(
+    private readonly w: World,
+    opts: FriendGraphOptions = {},
+  ) {
     const n = w.size;
     const avg = opts.averageDegree ?? 8;
     const cap = Math.max(1, Math.min(opts.hubCap ?? 500, n - 1));
@@ -40,7 +43,10 @@ export class FriendGraph {
       const a = sample();
       const b = sample();
       // Hubs are capped hard: an edge that would push either end past the cap is dropped (self-loops too).
-      if (a === b || degree[a] >= cap || degree[b] >= cap) { from[e] = to[e] = -1; continue; }
+      if (a === b || degree[a] >= cap || degree[b] >= cap) {
+        from[e] = to[e] = -1;
+        continue;
+      }
       from[e] = a;
       to[e] = b;
       degree[a]++;
@@ -121,14 +127,16 @@ function aliasSampler(weights: Float64Array, rng: Rng): () => number {
   let nl = 0;
   for (let i = 0; i < n; i++) {
     prob[i] = (weights[i] * n) / total;
-    if (prob[i] < 1) small[ns++] = i; else large[nl++] = i;
+    if (prob[i] < 1) small[ns++] = i;
+    else large[nl++] = i;
   }
   while (ns > 0 && nl > 0) {
     const s = small[--ns];
     const l = large[--nl];
     alias[s] = l;
     prob[l] = prob[l] + prob[s] - 1;
-    if (prob[l] < 1) small[ns++] = l; else large[nl++] = l;
+    if (prob[l] < 1) small[ns++] = l;
+    else large[nl++] = l;
   }
   while (nl > 0) prob[large[--nl]] = 1;
   while (ns > 0) prob[small[--ns]] = 1;

@@ -12,9 +12,7 @@ const CLASS_BASE = 3_000_000_000;
 const BOOSTER_CODE = 99;
 
 export type ItemKind =
-  | { kind: 'card'; app: CatalogueApp; card: number; foil: boolean }
-  | { kind: 'booster'; app: CatalogueApp }
-  | { kind: 'gems' };
+  { kind: 'card'; app: CatalogueApp; card: number; foil: boolean } | { kind: 'booster'; app: CatalogueApp } | { kind: 'gems' };
 
 export function classIdOf(k: ItemKind): string {
   if (k.kind === 'gems') return GEMS_CLASSID;
@@ -68,13 +66,28 @@ export function describe(seed: number, k: ItemKind): RawInventoryDescription {
   const base = { appid: 753, classid, instanceid: '0', name, market_name: name, market_hash_name: marketHashNameOf(k) };
   const icon = hex40(seed, Salt.inventory, Number(classid), 1);
   if (k.kind === 'gems') {
-    return { ...base, type: 'Steam Gems', marketable: 0, tradable: 1, commodity: 1, icon_url: icon,
-      tags: [tag('item_class', 'item_class_7', 'Item Type', 'Steam Gems')] };
+    return {
+      ...base,
+      type: 'Steam Gems',
+      marketable: 0,
+      tradable: 1,
+      commodity: 1,
+      icon_url: icon,
+      tags: [tag('item_class', 'item_class_7', 'Item Type', 'Steam Gems')],
+    };
   }
   const game = tag('Game', `app_${k.app.appId}`, 'Game', k.app.name);
   if (k.kind === 'booster') {
-    return { ...base, type: 'Booster Pack', market_fee_app: k.app.appId, marketable: 1, tradable: 1, commodity: 1,
-      icon_url: icon, tags: [game, tag('item_class', 'item_class_5', 'Item Type', 'Booster Pack')] };
+    return {
+      ...base,
+      type: 'Booster Pack',
+      market_fee_app: k.app.appId,
+      marketable: 1,
+      tradable: 1,
+      commodity: 1,
+      icon_url: icon,
+      tags: [game, tag('item_class', 'item_class_5', 'Item Type', 'Booster Pack')],
+    };
   }
   return {
     ...base,

@@ -13,39 +13,116 @@ interface CountryDef {
 }
 
 const COUNTRIES: CountryDef[] = [
-  { code: 'US', name: 'United States', weight: 30, states: [
-    { code: 'CA', name: 'California', cities: [[3840, 'Los Angeles'], [3841, 'San Francisco'], [3842, 'San Diego']] },
-    { code: 'NY', name: 'New York', cities: [[4510, 'New York'], [4511, 'Buffalo']] },
-    { code: 'TX', name: 'Texas', cities: [[4702, 'Austin'], [4703, 'Houston'], [4704, 'Dallas']] },
-    { code: 'WA', name: 'Washington', cities: [[4890, 'Seattle'], [4891, 'Bellevue']] },
-  ] },
-  { code: 'DE', name: 'Germany', weight: 12, states: [
-    { code: '02', name: 'Bayern', cities: [[10820, 'Munich'], [10821, 'Nuremberg']] },
-    { code: '16', name: 'Berlin', cities: [[10901, 'Berlin']] },
-    { code: '04', name: 'Hamburg', cities: [[10840, 'Hamburg']] },
-  ] },
-  { code: 'GB', name: 'United Kingdom', weight: 8, states: [
-    { code: 'H9', name: 'London, City of', cities: [[22790, 'London']] },
-    { code: 'I2', name: 'Manchester', cities: [[22801, 'Manchester']] },
-  ] },
-  { code: 'RU', name: 'Russian Federation', weight: 12, states: [
-    { code: '48', name: 'Moscow City', cities: [[41000, 'Moscow']] },
-    { code: '66', name: 'Saint Petersburg City', cities: [[41100, 'Saint Petersburg']] },
-  ] },
-  { code: 'BR', name: 'Brazil', weight: 8, states: [
-    { code: '27', name: 'Sao Paulo', cities: [[5500, 'Sao Paulo'], [5501, 'Campinas']] },
-    { code: '21', name: 'Rio de Janeiro', cities: [[5400, 'Rio de Janeiro']] },
-  ] },
-  { code: 'CA', name: 'Canada', weight: 5, states: [
-    { code: 'ON', name: 'Ontario', cities: [[7010, 'Toronto'], [7011, 'Ottawa']] },
-    { code: 'QC', name: 'Quebec', cities: [[7100, 'Montreal']] },
-  ] },
-  { code: 'PL', name: 'Poland', weight: 5, states: [
-    { code: '78', name: 'Mazowieckie', cities: [[31000, 'Warsaw']] },
-  ] },
-  { code: 'SE', name: 'Sweden', weight: 3, states: [
-    { code: '26', name: 'Stockholms Lan', cities: [[33000, 'Stockholm']] },
-  ] },
+  {
+    code: 'US',
+    name: 'United States',
+    weight: 30,
+    states: [
+      {
+        code: 'CA',
+        name: 'California',
+        cities: [
+          [3840, 'Los Angeles'],
+          [3841, 'San Francisco'],
+          [3842, 'San Diego'],
+        ],
+      },
+      {
+        code: 'NY',
+        name: 'New York',
+        cities: [
+          [4510, 'New York'],
+          [4511, 'Buffalo'],
+        ],
+      },
+      {
+        code: 'TX',
+        name: 'Texas',
+        cities: [
+          [4702, 'Austin'],
+          [4703, 'Houston'],
+          [4704, 'Dallas'],
+        ],
+      },
+      {
+        code: 'WA',
+        name: 'Washington',
+        cities: [
+          [4890, 'Seattle'],
+          [4891, 'Bellevue'],
+        ],
+      },
+    ],
+  },
+  {
+    code: 'DE',
+    name: 'Germany',
+    weight: 12,
+    states: [
+      {
+        code: '02',
+        name: 'Bayern',
+        cities: [
+          [10820, 'Munich'],
+          [10821, 'Nuremberg'],
+        ],
+      },
+      { code: '16', name: 'Berlin', cities: [[10901, 'Berlin']] },
+      { code: '04', name: 'Hamburg', cities: [[10840, 'Hamburg']] },
+    ],
+  },
+  {
+    code: 'GB',
+    name: 'United Kingdom',
+    weight: 8,
+    states: [
+      { code: 'H9', name: 'London, City of', cities: [[22790, 'London']] },
+      { code: 'I2', name: 'Manchester', cities: [[22801, 'Manchester']] },
+    ],
+  },
+  {
+    code: 'RU',
+    name: 'Russian Federation',
+    weight: 12,
+    states: [
+      { code: '48', name: 'Moscow City', cities: [[41000, 'Moscow']] },
+      { code: '66', name: 'Saint Petersburg City', cities: [[41100, 'Saint Petersburg']] },
+    ],
+  },
+  {
+    code: 'BR',
+    name: 'Brazil',
+    weight: 8,
+    states: [
+      {
+        code: '27',
+        name: 'Sao Paulo',
+        cities: [
+          [5500, 'Sao Paulo'],
+          [5501, 'Campinas'],
+        ],
+      },
+      { code: '21', name: 'Rio de Janeiro', cities: [[5400, 'Rio de Janeiro']] },
+    ],
+  },
+  {
+    code: 'CA',
+    name: 'Canada',
+    weight: 5,
+    states: [
+      {
+        code: 'ON',
+        name: 'Ontario',
+        cities: [
+          [7010, 'Toronto'],
+          [7011, 'Ottawa'],
+        ],
+      },
+      { code: 'QC', name: 'Quebec', cities: [[7100, 'Montreal']] },
+    ],
+  },
+  { code: 'PL', name: 'Poland', weight: 5, states: [{ code: '78', name: 'Mazowieckie', cities: [[31000, 'Warsaw']] }] },
+  { code: 'SE', name: 'Sweden', weight: 3, states: [{ code: '26', name: 'Stockholms Lan', cities: [[33000, 'Stockholm']] }] },
   { code: 'SG', name: 'Singapore', weight: 2, states: [] },
   { code: 'MC', name: 'Monaco', weight: 1, states: [] },
 ];
@@ -66,7 +143,10 @@ export function chooseLocation(u0: number, u1: number, u2: number): LocationChoi
   let target = u0 * TOTAL_WEIGHT;
   let country = COUNTRIES[COUNTRIES.length - 1];
   for (const c of COUNTRIES) {
-    if (target < c.weight) { country = c; break; }
+    if (target < c.weight) {
+      country = c;
+      break;
+    }
     target -= c.weight;
   }
   if (country.states.length === 0 || u1 >= 0.75) return { country: country.code };

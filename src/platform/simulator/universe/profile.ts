@@ -38,12 +38,9 @@ export function profileOf(w: World, vanity: VanityCodec, accountId: number): Acc
     profileUrl: name ? `https://steamcommunity.com/id/${name}/` : `https://steamcommunity.com/profiles/${steamId}/`,
     avatarHash: hex40(w.seed, Salt.avatar, accountId),
     timeCreated,
-    realName: h(Salt.realname) % 100 < 30
-      ? `${pick(FIRST_NAMES, h(Salt.realname, 1))} ${pick(LAST_NAMES, h(Salt.realname, 2))}`
-      : null,
-    location: h(Salt.location) % 100 < 65
-      ? chooseLocation(unit(h(Salt.location, 1)), unit(h(Salt.location, 2)), unit(h(Salt.location, 3)))
-      : null,
+    realName: h(Salt.realname) % 100 < 30 ? `${pick(FIRST_NAMES, h(Salt.realname, 1))} ${pick(LAST_NAMES, h(Salt.realname, 2))}` : null,
+    location:
+      h(Salt.location) % 100 < 65 ? chooseLocation(unit(h(Salt.location, 1)), unit(h(Salt.location, 2)), unit(h(Salt.location, 3))) : null,
     groups: groupsOf(w, accountId),
   };
 }
@@ -62,11 +59,16 @@ export function timeCreatedOf(w: World, accountId: number): number {
 function personaName(seed: number, accountId: number): string {
   const h = (k: number): number => hash(seed, Salt.persona, accountId, k);
   switch (h(0) % 5) {
-    case 0: return `${pick(ADJECTIVES, h(1))}${pick(NOUNS, h(2))}`;
-    case 1: return `${pick(HANDLE_PARTS, h(1))}${h(2) % 100}`;
-    case 2: return `xX${pick(NOUNS, h(1))}Xx`;
-    case 3: return pick(FIRST_NAMES, h(1));
-    default: return `${pick(ADJECTIVES, h(1))} ${pick(NOUNS, h(2))}`;
+    case 0:
+      return `${pick(ADJECTIVES, h(1))}${pick(NOUNS, h(2))}`;
+    case 1:
+      return `${pick(HANDLE_PARTS, h(1))}${h(2) % 100}`;
+    case 2:
+      return `xX${pick(NOUNS, h(1))}Xx`;
+    case 3:
+      return pick(FIRST_NAMES, h(1));
+    default:
+      return `${pick(ADJECTIVES, h(1))} ${pick(NOUNS, h(2))}`;
   }
 }
 
@@ -102,9 +104,8 @@ export function summaryOf(w: World, p: AccountProfile, tick: number): PlayerSumm
   };
   if (p.isPrivate) return summary;
   // Last log-off: active accounts log off every ~12 hours of ticks, idle ones left before the epoch.
-  summary.lastLogoff = act.craftPeriod > 0 && tick > 0
-    ? w.time.unixAt(tick - ((tick + (h(2) % 720)) % 720))
-    : intIn(h(3), p.timeCreated, w.time.epochSec - 1);
+  summary.lastLogoff =
+    act.craftPeriod > 0 && tick > 0 ? w.time.unixAt(tick - ((tick + (h(2) % 720)) % 720)) : intIn(h(3), p.timeCreated, w.time.epochSec - 1);
   if (p.realName) summary.realName = p.realName;
   summary.primaryClanId = p.groups[0] ?? GROUP_ID_BASE.toString();
   summary.timeCreated = p.timeCreated;

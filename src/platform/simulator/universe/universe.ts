@@ -13,8 +13,18 @@ import { accountIdOf, steamIdOf, type World } from './world';
 import { Salt, hash } from '../random';
 import { toInventoryItem } from '../../client/platform.mappers';
 import type {
-  BadgeQuest, Friend, InventoryItem, LocationCity, LocationCountry, LocationState, MarketPrice, PlayerBadges,
-  PlayerBans, PlayerSummary, RawInventoryAsset, RawInventoryDescription,
+  BadgeQuest,
+  Friend,
+  InventoryItem,
+  LocationCity,
+  LocationCountry,
+  LocationState,
+  MarketPrice,
+  PlayerBadges,
+  PlayerBans,
+  PlayerSummary,
+  RawInventoryAsset,
+  RawInventoryDescription,
 } from '../../client/platform.types';
 
 export interface UniverseOptions {

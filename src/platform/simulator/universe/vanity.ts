@@ -11,7 +11,10 @@ export class VanityCodec {
   private readonly add: number;
   private readonly inv: number;
 
-  constructor(private readonly seed: number, private readonly size: number) {
+  constructor(
+    private readonly seed: number,
+    private readonly size: number,
+  ) {
     let mul = 1 + (hash(seed, Salt.vanity, 0, 1) % Math.max(1, size - 1));
     while (gcd(mul, size) !== 1) mul += 1;
     this.mul = mul % Math.max(1, size) || 1;
@@ -36,7 +39,7 @@ export class VanityCodec {
     const code = Number(m[2]);
     if (code >= this.size) return null;
     // (code - add) * inv mod size, kept non-negative; products stay below 2^53 for size <= ~9e7.
-    const accountId = ((((code - this.add) % this.size) + this.size) % this.size * this.inv) % this.size + 1;
+    const accountId = ((((((code - this.add) % this.size) + this.size) % this.size) * this.inv) % this.size) + 1;
     return this.vanityOf(accountId) === name.toLowerCase() ? accountId : null;
   }
 
