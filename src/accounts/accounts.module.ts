@@ -11,6 +11,8 @@ import { AccountProfileService } from './account-profile.service';
 import { BadgesModule } from '../badges/badges.module';
 import { AccountsController } from './accounts.controller';
 import { AccountStreamController } from './account-stream.controller';
+import { OwnAccountController } from './own-account.controller';
+import { OwnBadgesService } from './own-badges.service';
 import { AccountEventsService } from './events/account-events.service';
 import { AccountStreamService } from './events/account-stream.service';
 import { AccountUpdateEntity } from './entities/account-update.entity';
@@ -27,7 +29,7 @@ import { AccountEntity } from './entities/account.entity';
     BadgesModule,
     TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity, AccountFriendEntity]),
   ],
-  controllers: [AccountsController, AccountSettingsController, AccountStreamController],
+  controllers: [AccountsController, AccountSettingsController, AccountStreamController, OwnAccountController],
   providers: [
     AccountSettingsService,
     AccountAdminService,
@@ -35,6 +37,7 @@ import { AccountEntity } from './entities/account.entity';
     AccountBadgesService,
     AccountAppsService,
     AccountFriendsService,
+    OwnBadgesService,
     AccountEventsService,
     AccountStreamService,
   ],

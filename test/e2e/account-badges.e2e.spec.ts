@@ -74,6 +74,30 @@ describe('account.listBadges and account.getBadgeHeatmap', () => {
     ]);
   });
 
+  it('should list the caller’s own badges and highest crafted levels', async () => {
+    const own = await ctx.apiKey(accountId);
+    const [{ total }] = await ctx.dataSource.query('SELECT count(*)::int AS total FROM account_badges WHERE account_id = $1', [accountId]);
+    const owned = await ctx.http().post('/v1/account.listOwnedBadges').set('Authorization', `Bearer ${own}`).expect(200);
+    expect(owned.body.ownedBadges).toHaveLength(total);
+    expect(owned.body.ownedBadges[0]).toEqual({
+      appId: expect.any(Number),
+      badgeId: expect.stringMatching(/^bdg_/),
+      isFoil: expect.any(Boolean),
+      level: expect.any(Number),
+      steamId: expect.any(Number),
+    });
+    const crafted = await ctx.http().post('/v1/account.listCraftedLevels').set('Authorization', `Bearer ${own}`).expect(200);
+    const foils = owned.body.ownedBadges
+      .filter((b: { isFoil: boolean; appId: number }) => b.isFoil && b.appId > 0)
+      .map((b: { appId: number }) => b.appId);
+    expect(crafted.body.foil.sort()).toEqual(foils.sort());
+    expect(crafted.body.badgesUpdatedAt).not.toBeNull();
+    expect(crafted.body.normal.every((n: { appId: number; level: number }) => n.level >= 1 && n.level <= 5)).toBe(true);
+    // The owner of key 1 was never refreshed: it has no badges, but it is tracked.
+    const empty = await ctx.http().post('/v1/account.listOwnedBadges').set('Authorization', `Bearer ${key}`).expect(200);
+    expect(empty.body.ownedBadges).toEqual([]);
+  });
+
   it('should count badges per month in the heatmap, as a bare map', async () => {
     const res = await ctx
       .http()

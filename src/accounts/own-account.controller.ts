@@ -1,0 +1,39 @@
+import { Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../auth/auth.decorator';
+import { Principal } from '../auth/principal';
+import { WireOperation } from '../common/wire/wire-operation.decorator';
+import { V1AccountBadgeOwnedBadgesResponseBody, V1AccountListCraftedLevelsResponseBody } from './dto/own-badges.dto';
+import { OwnBadgesService } from './own-badges.service';
+
+/** Operations on the caller's own account: the request names no account, the credential does. */
+@ApiTags('account')
+@Controller('v1')
+export class OwnAccountController {
+  constructor(private readonly badges: OwnBadgesService) {}
+
+  @WireOperation({
+    operationId: 'account.listOwnedBadges',
+    summary: 'Badges of the calling account',
+    description: 'The account is the credential’s (a session’s user, or the owner of an API key).',
+    auth: 'any',
+    response: V1AccountBadgeOwnedBadgesResponseBody,
+    errors: [400, 401, 404, 500],
+    noBody: true,
+  })
+  listOwnedBadges(@CurrentPrincipal() principal: Principal): Promise<V1AccountBadgeOwnedBadgesResponseBody> {
+    return this.badges.ownedBadges(principal.accountId);
+  }
+
+  @WireOperation({
+    operationId: 'account.listCraftedLevels',
+    summary: 'Highest crafted badge level per app of the calling account',
+    auth: 'any',
+    response: V1AccountListCraftedLevelsResponseBody,
+    errors: [400, 401, 404, 500],
+    noBody: true,
+  })
+  listCraftedLevels(@CurrentPrincipal() principal: Principal): Promise<V1AccountListCraftedLevelsResponseBody> {
+    return this.badges.craftedLevels(principal.accountId);
+  }
+}
