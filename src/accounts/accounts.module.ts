@@ -9,6 +9,7 @@ import { AccountFriendsService } from './account-friends.service';
 import { AccountFriendEntity } from './entities/account-friend.entity';
 import { AccountProfileService } from './account-profile.service';
 import { BadgesModule } from '../badges/badges.module';
+import { LeaderboardAccountsModule } from './leaderboard-accounts.module';
 import { AccountsController } from './accounts.controller';
 import { AccountStreamController } from './account-stream.controller';
 import { OwnAccountController } from './own-account.controller';
@@ -27,6 +28,7 @@ import { AccountEntity } from './entities/account.entity';
     AuthModule,
     AccountUpdatesModule,
     BadgesModule,
+    LeaderboardAccountsModule,
     TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity, AccountFriendEntity]),
   ],
   controllers: [AccountsController, AccountSettingsController, AccountStreamController, OwnAccountController],

@@ -4,12 +4,17 @@ import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { AppBadgesService } from './app-badges.service';
+import { AppOwnersService } from './app-owners.service';
+import { AppListOwnersRequestBody, AppListOwnersResponseBody } from './dto/list-owners.dto';
 import { V1AppListBadgesRequest, V1AppListBadgesResponseBody } from './dto/app-badges.dto';
 
 @ApiTags('app')
 @Controller('v1')
 export class AppsController {
-  constructor(private readonly appBadges: AppBadgesService) {}
+  constructor(
+    private readonly appBadges: AppBadgesService,
+    private readonly appOwners: AppOwnersService,
+  ) {}
 
   @WireOperation({
     operationId: 'app.listBadges',
@@ -21,5 +26,18 @@ export class AppsController {
   })
   listBadges(@Body() body: V1AppListBadgesRequest, @CurrentPrincipal() principal: Principal): Promise<V1AppListBadgesResponseBody> {
     return this.appBadges.listBadges(body.appId, principal.accountId);
+  }
+
+  @WireOperation({
+    operationId: 'app.listOwners',
+    summary: 'Accounts that own an app, highest playtime first',
+    description:
+      'Cursor paging; `playtime` is minutes on this app. The page size is a donor perk: 25, 100 for donators, 500 for staff (`maxPageSize`); a larger `limit` is clamped.',
+    auth: 'any',
+    response: AppListOwnersResponseBody,
+    errors: [400, 401, 403, 422, 500, 503],
+  })
+  listOwners(@Body() body: AppListOwnersRequestBody, @CurrentPrincipal() principal: Principal): Promise<AppListOwnersResponseBody> {
+    return this.appOwners.list(body, principal.accountId);
   }
 }

@@ -1,6 +1,14 @@
 import { Module } from '@nestjs/common';
+import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
 import { BadgeCatalogService } from './badge-catalog.service';
+import { BadgeCraftersService } from './badge-crafters.service';
+import { BadgesController } from './badges.controller';
 
-/** Badge definitions and their holder statistics, shared by the app and leaderboard areas. */
-@Module({ providers: [BadgeCatalogService], exports: [BadgeCatalogService] })
+/** Badge definitions, their holder statistics (shared with apps and leaderboards) and their crafters. */
+@Module({
+  imports: [LeaderboardAccountsModule],
+  controllers: [BadgesController],
+  providers: [BadgeCatalogService, BadgeCraftersService],
+  exports: [BadgeCatalogService],
+})
 export class BadgesModule {}

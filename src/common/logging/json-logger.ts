@@ -56,11 +56,16 @@ export class JsonLogger implements LoggerService {
 
   private write(level: Level, message: unknown, context?: string, stack?: string): void {
     if (LEVELS[level] < threshold) return;
-    const fields = typeof message === 'object' && message !== null ? message : { msg: String(message) };
+    const fields =
+      message instanceof Error
+        ? { msg: message.message, error: message.name, stack: message.stack }
+        : typeof message === 'object' && message !== null
+          ? message
+          : { msg: String(message) };
     const line = {
       time: new Date().toISOString(),
       level,
-      context: context ?? this.context,
+      context: typeof context === 'string' ? context : this.context,
       requestId: currentRequestId(),
       ...fields,
       ...(stack ? { stack } : {}),

@@ -1,0 +1,35 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+
+export class AppListOwnersRequestBody {
+  @ApiProperty({ type: 'integer', minimum: 0, example: 730 })
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
+  appId: number;
+
+  @ApiPropertyOptional({ description: '`nextCursor` of the previous page; omit on the first page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Page size; more than the tier’s `maxPageSize` is clamped to it.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  limit?: number;
+}
+
+/** An owner of the app; `playtime` is the minutes played on that app. */
+export class AppListOwnersEntry extends LeaderboardAccount {}
+
+export class AppListOwnersResponseBody {
+  @ApiProperty({ type: [AppListOwnersEntry], nullable: true, description: 'Highest playtime on the app first.' })
+  owners: (AppListOwnersEntry | null)[] | null;
+  @ApiProperty({ type: 'integer', description: 'The largest page the caller’s tier allows.' }) maxPageSize: number;
+  @ApiPropertyOptional({ description: 'Absent on the last page.' }) nextCursor?: string;
+  @ApiProperty({ type: 'integer', description: 'Owners of the app among tracked accounts.' }) trackedOwners: number;
+}

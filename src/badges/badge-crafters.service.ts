@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
+import { notFound } from '../common/problem/problem.exception';
+import { decodeCursor, encodeCursor } from '../common/wire/cursor';
+import { BadgeListCraftersRequestBody, BadgeListCraftersResponseBody } from './dto/list-crafters.dto';
+
+/** `badge.listCrafters`: who crafted a badge, earliest first, a page at a time (keyset paging on the index). */
+@Injectable()
+export class BadgeCraftersService {
+  constructor(
+    private readonly accounts: LeaderboardAccountsService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async list(request: BadgeListCraftersRequestBody, callerAccountId: number): Promise<BadgeListCraftersResponseBody> {
+    const badgeId = Number(request.badgeId.slice('bdg_'.length));
+    const [badge]: { holders: number }[] = await this.dataSource.query(
+      'SELECT (SELECT count(*)::int FROM account_badges WHERE badge_id = b.id) AS holders FROM badges b WHERE b.id = $1',
+      [badgeId],
+    );
+    if (!badge) throw notFound(`Badge ${request.badgeId} is not known to this service.`);
+    const maxPageSize = await this.accounts.maxPageSize(callerAccountId);
+    const limit = Math.min(request.limit ?? maxPageSize, maxPageSize);
+    const after = request.cursor ? decodeCursor<[string, number]>(request.cursor, ['string', 'number']) : null;
+    const rows: { account_id: number; completion_time: Date }[] = await this.dataSource.query(
+      `SELECT account_id, completion_time FROM account_badges
+        WHERE badge_id = $1 AND ($2::timestamptz IS NULL OR (completion_time, account_id) > ($2::timestamptz, $3::int))
+        ORDER BY completion_time, account_id LIMIT $4`,
+      [badgeId, after?.[0] ?? null, after?.[1] ?? 0, limit + 1],
+    );
+    const page = rows.slice(0, limit);
+    const cards = await this.accounts.byIds(page.map((row) => row.account_id));
+    const last = page[page.length - 1];
+    return {
+      crafters: page.map((row) => {
+        const card = cards.get(row.account_id);
+        return card ? { ...card, completedAt: row.completion_time.toISOString() } : null;
+      }),
+      maxPageSize,
+      ...(rows.length > limit ? { nextCursor: encodeCursor([last.completion_time.toISOString(), last.account_id]) } : {}),
+      trackedHolders: badge.holders,
+    };
+  }
+}

@@ -1,0 +1,35 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+
+export class BadgeListCraftersRequestBody {
+  @ApiProperty({ example: 'bdg_123', description: 'The badge’s public id.' })
+  @IsString()
+  @Matches(/^bdg_\d{1,10}$/, { message: 'badgeId must look like bdg_123' })
+  badgeId: string;
+
+  @ApiPropertyOptional({ description: '`nextCursor` of the previous page; omit on the first page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Page size; more than the tier’s `maxPageSize` is clamped to it.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  limit?: number;
+}
+
+export class BadgeListCraftersEntry extends LeaderboardAccount {
+  @ApiProperty({ format: 'date-time', description: 'When this account crafted the badge (UTC).' }) completedAt: string;
+}
+
+export class BadgeListCraftersResponseBody {
+  @ApiProperty({ type: [BadgeListCraftersEntry], nullable: true, description: 'Earliest completion first.' })
+  crafters: (BadgeListCraftersEntry | null)[] | null;
+  @ApiProperty({ type: 'integer', description: 'The largest page the caller’s tier allows.' }) maxPageSize: number;
+  @ApiPropertyOptional({ description: 'Absent on the last page.' }) nextCursor?: string;
+  @ApiProperty({ type: 'integer', description: 'Holders of the badge among tracked accounts.' }) trackedHolders: number;
+}

@@ -1,0 +1,96 @@
+import { startPipeline, PipelineContext } from '../support/pipeline';
+
+describe('badge.listCrafters and app.listOwners', () => {
+  let ctx: PipelineContext;
+  let key: string;
+  const auth = () => ({ Authorization: `Bearer ${key}` });
+
+  beforeAll(async () => {
+    ctx = await startPipeline('listings');
+    key = await ctx.apiKey(1);
+    await ctx.startWorker();
+    for (let accountId = 2; accountId <= 41; accountId++) {
+      await ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { accountId } }).expect(204);
+    }
+    for (let accountId = 2; accountId <= 41; accountId++) await ctx.waitForCompletion(accountId, key, 20_000);
+  }, 60_000);
+  afterAll(() => ctx.close());
+
+  /** Follows `nextCursor` to the end and returns every row. */
+  async function pageThrough(path: string, body: Record<string, unknown>, listKey: string) {
+    const rows: Record<string, unknown>[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const res = await ctx
+        .http()
+        .post(path)
+        .set(auth())
+        .send({ ...body, ...(cursor ? { cursor } : {}) })
+        .expect(200);
+      expect(res.body[listKey].length).toBeLessThanOrEqual(3);
+      rows.push(...res.body[listKey]);
+      cursor = res.body.nextCursor;
+      pages++;
+    } while (cursor && pages < 100);
+    return rows;
+  }
+
+  it('should page through the crafters of a badge, earliest first, with no gaps or repeats', async () => {
+    const [{ badge_id: badgeId, holders }] = await ctx.dataSource.query(
+      'SELECT badge_id, count(*)::int AS holders FROM account_badges GROUP BY badge_id ORDER BY count(*) DESC, badge_id LIMIT 1',
+    );
+    expect(holders).toBeGreaterThan(3);
+    const rows = await pageThrough('/v1/badge.listCrafters', { badgeId: `bdg_${badgeId}`, limit: 3 }, 'crafters');
+    const expected = await ctx.dataSource.query(
+      'SELECT account_id, completion_time FROM account_badges WHERE badge_id = $1 ORDER BY completion_time, account_id',
+      [badgeId],
+    );
+    expect(rows.map((r) => r.steamId)).toEqual(
+      expected.map((r: { account_id: number }) => (76561197960265728n + BigInt(r.account_id)).toString()),
+    );
+    expect(rows[0].completedAt).toBe(expected[0].completion_time.toISOString());
+    const first = await ctx
+      .http()
+      .post('/v1/badge.listCrafters')
+      .set(auth())
+      .send({ badgeId: `bdg_${badgeId}` })
+      .expect(200);
+    expect(first.body).toMatchObject({ maxPageSize: 25, trackedHolders: holders });
+  });
+
+  it('should page through the owners of an app by playtime on that app', async () => {
+    const [{ app_id: appId, owners }] = await ctx.dataSource.query(
+      'SELECT app_id, count(*)::int AS owners FROM account_apps GROUP BY app_id ORDER BY count(*) DESC, app_id LIMIT 1',
+    );
+    const rows = await pageThrough('/v1/app.listOwners', { appId, limit: 3 }, 'owners');
+    const expected = await ctx.dataSource.query('SELECT playtime FROM account_apps WHERE app_id = $1 ORDER BY playtime DESC, account_id', [
+      appId,
+    ]);
+    expect(rows).toHaveLength(owners);
+    expect(rows.map((r) => r.playtime)).toEqual(expected.map((r: { playtime: number }) => r.playtime));
+    const none = await ctx.http().post('/v1/app.listOwners').set(auth()).send({ appId: 987654321 }).expect(200);
+    expect(none.body).toEqual({
+      $schema: 'http://api.test/schemas/AppListOwnersResponseBody.json',
+      owners: [],
+      maxPageSize: 25,
+      trackedOwners: 0,
+    });
+  });
+
+  it('should scale the page size with the donor tier and clamp larger limits', async () => {
+    await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES (1, 'donator')`);
+    const [{ app_id: appId }] = await ctx.dataSource.query(
+      'SELECT app_id FROM account_apps GROUP BY app_id ORDER BY count(*) DESC LIMIT 1',
+    );
+    const res = await ctx.http().post('/v1/app.listOwners').set(auth()).send({ appId, limit: 5000 }).expect(200);
+    expect(res.body.maxPageSize).toBe(100);
+  });
+
+  it('should answer 422 for a malformed badge id or cursor and 404 for an unknown badge', async () => {
+    await ctx.http().post('/v1/badge.listCrafters').set(auth()).send({ badgeId: '123' }).expect(422);
+    await ctx.http().post('/v1/badge.listCrafters').set(auth()).send({ badgeId: 'bdg_999999' }).expect(404);
+    const bad = await ctx.http().post('/v1/app.listOwners').set(auth()).send({ appId: 10, cursor: 'not-a-cursor' }).expect(422);
+    expect(bad.body.errors[0].location).toBe('body.cursor');
+  });
+});
