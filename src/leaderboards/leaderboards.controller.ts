@@ -1,14 +1,40 @@
-import { Controller } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../auth/auth.decorator';
+import { Principal } from '../auth/principal';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
+import { MAX_WINDOW } from './account-boards';
+import { AccountLeaderboardService } from './account-leaderboard.service';
+import {
+  V1LeaderboardGetAccountLeaderboardRequestBody,
+  V1LeaderboardGetAccountLeaderboardResponseBody,
+} from './dto/account-leaderboard.dto';
 import { V1LeaderboardListBadgesResponseBody } from './dto/leaderboard-badges.dto';
 import { toLeaderboardBadge } from './mappers/leaderboard-badge.mapper';
 
 @ApiTags('leaderboard')
 @Controller('v1')
 export class LeaderboardsController {
-  constructor(private readonly catalog: BadgeCatalogService) {}
+  constructor(
+    private readonly catalog: BadgeCatalogService,
+    private readonly accountBoards: AccountLeaderboardService,
+  ) {}
+
+  @WireOperation({
+    operationId: 'leaderboard.getAccountLeaderboard',
+    summary: 'Account leaderboard',
+    description: `Ranks are 1-based; \`start\` and \`end\` are inclusive (default 1–10) and a window holds at most ${MAX_WINDOW} ranks (403 beyond). \`goToLeaderboardRank\` centres a window of the same width on that rank. Only refreshed accounts that are not hidden are ranked; ties go to the lower account id. Badge boards: \`badge_completion_time\` ranks the earliest crafters first, \`badge_highest_level\` the highest level.`,
+    auth: 'any',
+    response: V1LeaderboardGetAccountLeaderboardResponseBody,
+    errors: [400, 401, 403, 404, 422, 500],
+  })
+  getAccountLeaderboard(
+    @Body() body: V1LeaderboardGetAccountLeaderboardRequestBody,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<V1LeaderboardGetAccountLeaderboardResponseBody> {
+    return this.accountBoards.get(body, principal.accountId);
+  }
 
   @WireOperation({
     operationId: 'leaderboard.listBadges',

@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
+import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
 import { BadgesModule } from '../badges/badges.module';
+import { AccountLeaderboardService } from './account-leaderboard.service';
 import { LeaderboardsController } from './leaderboards.controller';
 
-@Module({ imports: [BadgesModule], controllers: [LeaderboardsController] })
+@Module({
+  imports: [BadgesModule, LeaderboardAccountsModule],
+  controllers: [LeaderboardsController],
+  providers: [AccountLeaderboardService],
+})
 export class LeaderboardsModule {}

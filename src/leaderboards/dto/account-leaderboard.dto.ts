@@ -1,0 +1,108 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { AccountBadgeInfo } from '../../apps/dto/app-badges.dto';
+import { ACCOUNT_BOARDS, AccountBoard } from '../account-boards';
+
+const rankField = (description: string) =>
+  ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, nullable: true, example: 1, description });
+
+export class V1AccountLeaderboardAppSearch {
+  @ApiPropertyOptional({ type: 'integer', example: 730 }) @IsOptional() @IsInt() @Min(0) @Max(2147483647) appId?: number;
+}
+
+export class V1AccountLeaderboardBadgeSearch {
+  @ApiProperty({ type: 'integer', description: 'An app id, or a special badge id (1–64) with isFoil false.' })
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
+  id: number;
+
+  @ApiProperty() @IsBoolean() isFoil: boolean;
+}
+
+export class V1LeaderboardLocation {
+  @ApiPropertyOptional({ type: 'string', nullable: true, example: 'Europe' }) @IsOptional() @IsString() @MaxLength(100) region?:
+    string | null;
+  @ApiPropertyOptional({ type: 'string', nullable: true, example: 'Germany' }) @IsOptional() @IsString() @MaxLength(100) country?:
+    string | null;
+  @ApiPropertyOptional({ type: 'string', nullable: true, example: 'Baden-Wurttemberg' }) @IsOptional() @IsString() @MaxLength(100) state?:
+    string | null;
+  @ApiPropertyOptional({ type: 'string', nullable: true, example: 'Bad Krozingen' }) @IsOptional() @IsString() @MaxLength(100) city?:
+    string | null;
+}
+
+export class V1LeaderboardGetAccountLeaderboardRequestBody {
+  @ApiProperty({ enum: ACCOUNT_BOARDS, example: 'xp' }) @IsIn(ACCOUNT_BOARDS) leaderboard: AccountBoard;
+  @rankField('First rank of the window (1-based, inclusive); default 1.') @IsOptional() @IsInt() @Min(0) @Max(2147483647) start?:
+    number | null;
+  @rankField('Last rank of the window (inclusive); default start + 9.') @IsOptional() @IsInt() @Min(0) @Max(2147483647) end?: number | null;
+  @rankField('Centre the window on this rank.') @IsOptional() @IsInt() @Min(0) @Max(2147483647) goToLeaderboardRank?: number | null;
+
+  @ApiPropertyOptional({
+    type: V1AccountLeaderboardAppSearch,
+    nullable: true,
+    description: 'Required by app_playtime and app_valid_playtime.',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => V1AccountLeaderboardAppSearch)
+  app?: V1AccountLeaderboardAppSearch | null;
+
+  @ApiPropertyOptional({ type: V1AccountLeaderboardBadgeSearch, nullable: true, description: 'Required by the badge_* boards.' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => V1AccountLeaderboardBadgeSearch)
+  badge?: V1AccountLeaderboardBadgeSearch | null;
+
+  @ApiPropertyOptional({ type: [V1LeaderboardLocation], nullable: true, description: 'Any of these locations; omit for the global board.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ValidateNested({ each: true })
+  @Type(() => V1LeaderboardLocation)
+  location?: (V1LeaderboardLocation | null)[] | null;
+}
+
+export class V1AccountLeaderboardAccount extends LeaderboardAccount {
+  @ApiProperty({ type: 'integer', example: 1 }) rank: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Minutes on the board’s app (app boards).' }) appPlaytime: number | null;
+  @ApiPropertyOptional({ type: AccountBadgeInfo, nullable: true, description: 'The account’s copy of the board’s badge (badge boards).' })
+  badgeInfo?: AccountBadgeInfo | null;
+}
+
+export class V1LeaderboardAppInfo {
+  @ApiProperty({ type: 'integer', example: 730 }) id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() image: string;
+  @ApiProperty({ example: 'game' }) type: string;
+}
+
+export class V1LeaderboardBadgeInfo {
+  @ApiProperty({ type: 'integer' }) appId: number;
+  @ApiProperty() appName: string;
+  @ApiProperty() appImage: string;
+  @ApiProperty() image: string;
+  @ApiProperty() isFoil: boolean;
+  @ApiProperty({ type: 'integer', example: 15 }) level: number;
+  @ApiProperty() name: string;
+}
+
+export class V1LeaderboardLocationInfo {
+  @ApiProperty({ type: 'string', nullable: true }) region: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) countryName: string | null;
+  @ApiProperty({ type: 'string', nullable: true, example: 'DE' }) countryCode: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) stateName: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) cityName: string | null;
+}
+
+export class V1LeaderboardGetAccountLeaderboardResponseBody {
+  @ApiProperty({ type: [V1AccountLeaderboardAccount], nullable: true }) accounts: (V1AccountLeaderboardAccount | null)[] | null;
+  @ApiProperty({ type: 'integer', default: 0, description: 'Accounts on the board (hidden accounts are not ranked).' }) rankedOutOf: number;
+  @ApiPropertyOptional({ type: V1AccountLeaderboardAccount, nullable: true, description: 'The caller, when ranked outside the window.' })
+  ownAccount?: V1AccountLeaderboardAccount | null;
+  @ApiPropertyOptional({ type: V1LeaderboardAppInfo, nullable: true }) app?: V1LeaderboardAppInfo | null;
+  @ApiPropertyOptional({ type: V1LeaderboardBadgeInfo, nullable: true }) badgeInfo?: V1LeaderboardBadgeInfo | null;
+  @ApiPropertyOptional({ type: [V1LeaderboardLocationInfo], nullable: true }) location?: V1LeaderboardLocationInfo[] | null;
+}
