@@ -15,6 +15,7 @@ import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
 import { SchemasController } from './common/openapi/schemas.controller';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
 import { SchemaLinkInterceptor } from './common/wire/schema-link.interceptor';
+import { StreamLifecycleModule } from './common/wire/stream-lifecycle.service';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { StatsModule } from './stats/stats.module';
@@ -25,7 +26,16 @@ export class ApiModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ApiModule,
-      imports: [CoreModule.forRoot(config), QueueModule, AuthModule, AccountsModule, AppsModule, LeaderboardsModule, StatsModule],
+      imports: [
+        CoreModule.forRoot(config),
+        StreamLifecycleModule,
+        QueueModule,
+        AuthModule,
+        AccountsModule,
+        AppsModule,
+        LeaderboardsModule,
+        StatsModule,
+      ],
       controllers: [HealthController, SchemasController],
       providers: [
         JsonSchemaRegistry,

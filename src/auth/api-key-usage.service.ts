@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -33,7 +33,7 @@ export function hourOf(at: Date): Date {
  * analytics are read, so the hot path never writes to the database.
  */
 @Injectable()
-export class ApiKeyUsageService implements OnModuleInit, OnApplicationShutdown {
+export class ApiKeyUsageService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new JsonLogger('ApiKeyUsage');
   private timer: NodeJS.Timeout | null = null;
 
@@ -51,7 +51,8 @@ export class ApiKeyUsageService implements OnModuleInit, OnApplicationShutdown {
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** The last counts reach PostgreSQL before its connection closes. */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.flush().catch((error: unknown) => this.logger.warn({ msg: 'usage flush failed', error: String(error) }));
   }

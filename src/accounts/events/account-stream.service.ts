@@ -2,6 +2,7 @@ import { Inject, Injectable, MessageEvent } from '@nestjs/common';
 import { distinctUntilChanged, interval, map, merge, Observable } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { StreamLifecycle } from '../../common/wire/stream-lifecycle.service';
 import { AccountEventsService } from './account-events.service';
 
 /** Builds the event stream of one account: heartbeats, status changes and update progress. */
@@ -9,6 +10,7 @@ import { AccountEventsService } from './account-events.service';
 export class AccountStreamService {
   constructor(
     private readonly events: AccountEventsService,
+    private readonly lifecycle: StreamLifecycle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -25,6 +27,6 @@ export class AccountStreamService {
     const progress = messages.pipe(
       map((message): MessageEvent => ({ type: 'account-update-progress', data: { progress: message.progress } })),
     );
-    return merge(heartbeats, statusChanges, progress);
+    return merge(heartbeats, statusChanges, progress).pipe(this.lifecycle.untilShutdown());
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
 import { PlatformBudgetExceededError } from '../../platform/client/platform-client';
 import { AppConfig } from '../../config/app-config';
@@ -23,7 +23,7 @@ function isPayload(data: unknown): data is AccountUpdatePayload {
  * worker dies loses its lock, is found stalled and runs again on a live worker.
  */
 @Injectable()
-export class AccountUpdateProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+export class AccountUpdateProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new JsonLogger('AccountUpdateProcessor');
   private worker: Worker | null = null;
 
@@ -46,8 +46,8 @@ export class AccountUpdateProcessor implements OnApplicationBootstrap, OnApplica
     this.worker.on('error', (error) => this.logger.error({ msg: 'queue worker error', error: error.message }));
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    // Waits for running jobs to finish; a job cut short by a hard kill is recovered as stalled.
+  /** Before the database and Redis close: waits for running jobs; a job cut short by a hard kill is recovered as stalled. */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.worker?.close();
   }
 

@@ -3,6 +3,7 @@ import { interval, map, merge, Observable } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { StatsService } from '../stats.service';
+import { StreamLifecycle } from '../../common/wire/stream-lifecycle.service';
 import { StatsDelta, StatsEvents } from './stats-events';
 
 /** `stats.subscribe`: a snapshot of the totals first, then every committed delta, between heartbeats. */
@@ -11,6 +12,7 @@ export class StatsStreamService {
   constructor(
     private readonly stats: StatsService,
     private readonly events: StatsEvents,
+    private readonly lifecycle: StreamLifecycle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -18,7 +20,7 @@ export class StatsStreamService {
     const heartbeats = interval(this.config.streamHeartbeatMs).pipe(
       map((n): MessageEvent => ({ type: 'stats-heartbeat', data: { heartbeat: n + 1 } })),
     );
-    return merge(this.snapshotThenDeltas(), heartbeats);
+    return merge(this.snapshotThenDeltas(), heartbeats).pipe(this.lifecycle.untilShutdown());
   }
 
   /**
