@@ -85,6 +85,11 @@ async function main(): Promise<void> {
       ['app.listBadges', { method: 'POST', path: '/v1/app.listBadges', body: () => ({ appId: pick(appIds) }) }],
       ['stats.getStats', { method: 'POST', path: '/v1/stats.getStats' }],
       ['leaderboard.listBadges', { method: 'POST', path: '/v1/leaderboard.listBadges' }],
+      [
+        'leaderboard.getAccountLeaderboard',
+        { method: 'POST', path: '/v1/leaderboard.getAccountLeaderboard', body: () => ({ leaderboard: 'xp', start: 1, end: 50 }) },
+      ],
+      ['account.listBadges', { method: 'POST', path: '/v1/account.listBadges', body: () => ({ id: { accountId: pick(ids) } }) }],
     ];
     const rows: Record<string, string>[] = [];
     let baseline = 0;

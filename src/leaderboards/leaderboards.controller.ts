@@ -2,7 +2,6 @@ import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
-import { BadgeCatalogService } from '../badges/badge-catalog.service';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { MAX_WINDOW } from './account-boards';
 import { AccountLeaderboardService } from './account-leaderboard.service';
@@ -11,13 +10,13 @@ import {
   V1LeaderboardGetAccountLeaderboardResponseBody,
 } from './dto/account-leaderboard.dto';
 import { V1LeaderboardListBadgesResponseBody } from './dto/leaderboard-badges.dto';
-import { toLeaderboardBadge } from './mappers/leaderboard-badge.mapper';
+import { LeaderboardBadgesService } from './leaderboard-badges.service';
 
 @ApiTags('leaderboard')
 @Controller('v1')
 export class LeaderboardsController {
   constructor(
-    private readonly catalog: BadgeCatalogService,
+    private readonly badgeBoards: LeaderboardBadgesService,
     private readonly accountBoards: AccountLeaderboardService,
   ) {}
 
@@ -39,13 +38,14 @@ export class LeaderboardsController {
   @WireOperation({
     operationId: 'leaderboard.listBadges',
     summary: 'Badges available for leaderboard tracking',
-    description: 'Every badge held by at least one tracked account, with completion statistics and rarity.',
+    description:
+      'Every badge held by at least one tracked account, with completion statistics and rarity; the statistics may be up to 15 s old.',
     auth: 'any',
     response: V1LeaderboardListBadgesResponseBody,
     errors: [400, 401, 500],
     noBody: true,
   })
-  async listBadges(): Promise<V1LeaderboardListBadgesResponseBody> {
-    return { badges: (await this.catalog.withHolders()).map(toLeaderboardBadge) };
+  listBadges(): Promise<V1LeaderboardListBadgesResponseBody> {
+    return this.badgeBoards.list();
   }
 }
