@@ -5,7 +5,7 @@ import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.ser
 import { BadgeCatalogService, badgeName } from '../badges/badge-catalog.service';
 import { forbidden, notFound, unprocessable } from '../common/problem/problem.exception';
 import { SqlConditions } from '../common/sql-conditions';
-import { APP_BOARDS, BADGE_BOARDS, COLUMN_BOARDS, DEFAULT_WINDOW, MAX_WINDOW } from './account-boards';
+import { APP_BOARDS, COLUMN_BOARDS, DEFAULT_WINDOW, MAX_WINDOW, RANKED } from './account-boards';
 import {
   V1AccountLeaderboardAccount,
   V1LeaderboardGetAccountLeaderboardRequestBody as Request,
@@ -49,14 +49,14 @@ export class AccountLeaderboardService {
     const [start, end] = this.window(request);
     const where = new SqlConditions();
     const source = await this.source(request, where);
-    where.parts.push('a.updated_at IS NOT NULL', 'COALESCE(s.hidden, false) = false');
+    where.parts.push(RANKED);
     this.locations(request.location ?? [], where);
     const window = where.parameters.length;
     const rows: RankedRow[] = await this.dataSource.query(
       `WITH ranked AS (
          SELECT a.account_id, ${source.score} AS score, ${source.select},
                 row_number() OVER (ORDER BY ${source.order}, a.account_id) AS rank
-           FROM ${source.from} LEFT JOIN account_settings s ON s.account_id = a.account_id
+           FROM ${source.from}
           WHERE ${where.sql()})
        SELECT (SELECT count(*)::int FROM ranked) AS total, r.* FROM ranked r
         WHERE r.rank BETWEEN $${window + 1} AND $${window + 2} OR r.account_id = $${window + 3}
@@ -202,7 +202,7 @@ export class AccountLeaderboardService {
   /** Board size when the window and the caller fall outside it (no row came back to carry the total). */
   private async count(source: BoardSource, where: SqlConditions): Promise<number> {
     const [{ total }] = await this.dataSource.query(
-      `SELECT count(*)::int AS total FROM ${source.from} LEFT JOIN account_settings s ON s.account_id = a.account_id WHERE ${where.sql()}`,
+      `SELECT count(*)::int AS total FROM ${source.from} WHERE ${where.sql()}`,
       where.parameters,
     );
     return total;

@@ -10,7 +10,9 @@ import {
   V1LeaderboardGetAccountLeaderboardResponseBody,
 } from './dto/account-leaderboard.dto';
 import { V1LeaderboardListBadgesResponseBody } from './dto/leaderboard-badges.dto';
+import { V1LeaderboardPreviewAccountRankRequestBody, V1LeaderboardPreviewAccountRankResponseBody } from './dto/preview-rank.dto';
 import { LeaderboardBadgesService } from './leaderboard-badges.service';
+import { PreviewRankService } from './preview-rank.service';
 
 @ApiTags('leaderboard')
 @Controller('v1')
@@ -18,6 +20,7 @@ export class LeaderboardsController {
   constructor(
     private readonly badgeBoards: LeaderboardBadgesService,
     private readonly accountBoards: AccountLeaderboardService,
+    private readonly previews: PreviewRankService,
   ) {}
 
   @WireOperation({
@@ -33,6 +36,19 @@ export class LeaderboardsController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<V1LeaderboardGetAccountLeaderboardResponseBody> {
     return this.accountBoards.get(body, principal.accountId);
+  }
+
+  @WireOperation({
+    operationId: 'leaderboard.previewAccountRank',
+    summary: 'Preview of an account’s rank, with its neighbours',
+    description:
+      'With `value`, where that score would rank (first among equal scores); otherwise the account’s current rank. Name an account, give a value, or both.',
+    auth: 'any',
+    response: V1LeaderboardPreviewAccountRankResponseBody,
+    errors: [400, 401, 404, 422, 500],
+  })
+  previewAccountRank(@Body() body: V1LeaderboardPreviewAccountRankRequestBody): Promise<V1LeaderboardPreviewAccountRankResponseBody> {
+    return this.previews.preview(body);
   }
 
   @WireOperation({

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
+import { AccountUpdatesModule } from '../accounts/updates/account-updates.module';
 import { BadgesModule } from '../badges/badges.module';
 import { AccountLeaderboardService } from './account-leaderboard.service';
 import { LeaderboardBadgesService } from './leaderboard-badges.service';
+import { PreviewRankService } from './preview-rank.service';
 import { LeaderboardsController } from './leaderboards.controller';
 
 @Module({
-  imports: [BadgesModule, LeaderboardAccountsModule],
+  imports: [BadgesModule, LeaderboardAccountsModule, AccountUpdatesModule],
   controllers: [LeaderboardsController],
-  providers: [AccountLeaderboardService, LeaderboardBadgesService],
+  providers: [AccountLeaderboardService, LeaderboardBadgesService, PreviewRankService],
 })
 export class LeaderboardsModule {}

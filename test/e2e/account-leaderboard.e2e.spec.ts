@@ -80,6 +80,25 @@ describe('leaderboard.getAccountLeaderboard', () => {
     ]);
   });
 
+  it('should preview an account’s rank with its neighbours, and a hypothetical score', async () => {
+    const preview = (body: Record<string, unknown>) =>
+      ctx.http().post('/v1/leaderboard.previewAccountRank').set('Authorization', `Bearer ${key}`).send(body);
+    const top = await board({ leaderboard: 'badges', start: 1, end: 30 }).expect(200);
+    const fifth = top.body.accounts[4];
+    const res = await preview({ leaderboard: 'badges', id: { steamId64: fifth.steamId } }).expect(200);
+    expect(res.body.ownAccount).toMatchObject({ steamId: fifth.steamId, rank: 5, score: fifth.badges, differenceToUs: 0 });
+    expect(res.body.rankedAbove).toMatchObject({ steamId: top.body.accounts[3].steamId, rank: 4 });
+    expect(res.body.rankedBelow).toMatchObject({ steamId: top.body.accounts[5].steamId, rank: 6 });
+    expect(res.body.rankedAbove.differenceToUs).toBe(top.body.accounts[3].badges - fifth.badges);
+    expect(res.body.rankedOutOf).toBe(top.body.rankedOutOf);
+    const best = await preview({ leaderboard: 'badges', value: 1_000_000 }).expect(200);
+    expect(best.body.ownAccount).toBeUndefined();
+    expect(best.body.rankedAbove).toBeUndefined();
+    expect(best.body.rankedBelow).toMatchObject({ steamId: top.body.accounts[0].steamId, rank: 2 });
+    await preview({ leaderboard: 'badges' }).expect(422);
+    await preview({ leaderboard: 'badge_completion_time', value: 3 }).expect(422);
+  });
+
   it('should refuse windows over 100 ranks and unknown boards', async () => {
     await board({ leaderboard: 'xp', start: 1, end: 500 }).expect(403);
     await board({ leaderboard: 'nope' }).expect(422);

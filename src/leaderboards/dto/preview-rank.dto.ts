@@ -1,0 +1,35 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { AccountSearch } from '../../accounts/dto/account-search.dto';
+import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { PREVIEW_BOARDS, PreviewBoard } from '../account-boards';
+
+export class V1LeaderboardPreviewAccountRankRequestBody extends AccountSearch {
+  @ApiProperty({ enum: PREVIEW_BOARDS, example: 'xp' }) @IsIn(PREVIEW_BOARDS) leaderboard: PreviewBoard;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    description: 'A hypothetical score; without it the account’s current score.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
+  value?: number | null;
+}
+
+export class PreviewAccount extends LeaderboardAccount {
+  @ApiProperty({ type: 'integer', example: 1 }) rank: number;
+  @ApiProperty({ type: 'integer', example: 100 }) score: number;
+  @ApiProperty({ type: 'integer', example: 10, description: 'This row’s score minus the previewed score.' }) differenceToUs: number;
+}
+
+export class V1LeaderboardPreviewAccountRankResponseBody {
+  @ApiPropertyOptional({ type: PreviewAccount, nullable: true, description: 'The account at its (previewed) rank.' })
+  ownAccount?: PreviewAccount | null;
+  @ApiPropertyOptional({ type: PreviewAccount, nullable: true, description: 'One rank better.' }) rankedAbove?: PreviewAccount | null;
+  @ApiPropertyOptional({ type: PreviewAccount, nullable: true, description: 'One rank worse.' }) rankedBelow?: PreviewAccount | null;
+  @ApiProperty({ type: 'integer', default: 0 }) rankedOutOf: number;
+}
