@@ -6,6 +6,8 @@ import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { AccountAppsService } from './account-apps.service';
 import { AccountBadgesService } from './account-badges.service';
 import { AccountFriendsService } from './account-friends.service';
+import { DataPointsService } from './data-points.service';
+import { V1AccountGetDataPointsResponseBody } from './dto/data-points.dto';
 import { APPS_PAGE_SIZE, V1AccountListAppsRequest, V1AccountListAppsResponseBody } from './dto/list-apps.dto';
 import { V1AccountListFriendsResponseBody } from './dto/leaderboard-account.dto';
 import { AccountProfileService } from './account-profile.service';
@@ -24,6 +26,7 @@ export class AccountsController {
     private readonly badges: AccountBadgesService,
     private readonly apps: AccountAppsService,
     private readonly friends: AccountFriendsService,
+    private readonly dataPoints: DataPointsService,
     private readonly updates: AccountUpdateQueueService,
   ) {}
 
@@ -87,6 +90,17 @@ export class AccountsController {
   })
   listFriends(@Body() body: AccountSearch): Promise<V1AccountListFriendsResponseBody> {
     return this.friends.list(body);
+  }
+
+  @WireOperation({
+    operationId: 'account.getDataPoints',
+    summary: 'Data points of an account for charts',
+    auth: 'any',
+    response: V1AccountGetDataPointsResponseBody,
+    errors: [400, 401, 404, 422, 500],
+  })
+  getDataPoints(@Body() body: AccountSearch): Promise<V1AccountGetDataPointsResponseBody> {
+    return this.dataPoints.get(body);
   }
 
   @WireOperation({

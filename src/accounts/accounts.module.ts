@@ -14,6 +14,7 @@ import { AccountsController } from './accounts.controller';
 import { AccountStreamController } from './account-stream.controller';
 import { OwnAccountController } from './own-account.controller';
 import { OwnBadgesService } from './own-badges.service';
+import { DataPointsService } from './data-points.service';
 import { AccountEventsService } from './events/account-events.service';
 import { AccountStreamService } from './events/account-stream.service';
 import { AccountUpdateEntity } from './entities/account-update.entity';
@@ -40,6 +41,7 @@ import { AccountEntity } from './entities/account.entity';
     AccountAppsService,
     AccountFriendsService,
     OwnBadgesService,
+    DataPointsService,
     AccountEventsService,
     AccountStreamService,
   ],

@@ -98,6 +98,32 @@ describe('account.listBadges and account.getBadgeHeatmap', () => {
     expect(empty.body.ownedBadges).toEqual([]);
   });
 
+  it('should serve the chart data points', async () => {
+    const res = await ctx
+      .http()
+      .post('/v1/account.getDataPoints')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ id: { accountId } })
+      .expect(200);
+    const xps = res.body.mostXp.map((b: Badge) => b.accountInfo.xp);
+    expect(xps).toHaveLength(10);
+    expect(xps).toEqual([...xps].sort((a, b) => b - a));
+    const scarcities = res.body.scarcity.map((b: Badge) => b.scarcity);
+    expect(scarcities).toEqual([...scarcities].sort((a, b) => a - b));
+    expect(res.body.playtime.length).toBeGreaterThan(0);
+    expect(res.body.playtime[0]).toEqual({
+      appId: expect.any(Number),
+      name: expect.any(String),
+      image: expect.any(String),
+      playtime: expect.any(Number),
+    });
+    const [{ xp }] = await ctx.dataSource.query('SELECT sum(xp)::int AS xp FROM account_badges WHERE account_id = $1', [accountId]);
+    const total = Object.values(res.body.xp as Record<string, Record<string, number>>)
+      .flatMap((months) => Object.values(months))
+      .reduce((a, b) => a + b, 0);
+    expect(total).toBe(xp);
+  });
+
   it('should count badges per month in the heatmap, as a bare map', async () => {
     const res = await ctx
       .http()
