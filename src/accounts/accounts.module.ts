@@ -15,6 +15,7 @@ import { AccountStreamController } from './account-stream.controller';
 import { OwnAccountController } from './own-account.controller';
 import { OwnBadgesService } from './own-badges.service';
 import { DataPointsService } from './data-points.service';
+import { InventorySetsService } from './inventory-sets.service';
 import { AccountEventsService } from './events/account-events.service';
 import { AccountStreamService } from './events/account-stream.service';
 import { AccountUpdateEntity } from './entities/account-update.entity';
@@ -42,6 +43,7 @@ import { AccountEntity } from './entities/account.entity';
     AccountFriendsService,
     OwnBadgesService,
     DataPointsService,
+    InventorySetsService,
     AccountEventsService,
     AccountStreamService,
   ],

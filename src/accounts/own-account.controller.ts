@@ -5,12 +5,17 @@ import { Principal } from '../auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { V1AccountBadgeOwnedBadgesResponseBody, V1AccountListCraftedLevelsResponseBody } from './dto/own-badges.dto';
 import { OwnBadgesService } from './own-badges.service';
+import { InventorySetsService } from './inventory-sets.service';
+import { V1AccountListInventorySetsResponseBody, V1AccountRefreshInventoryResponseBody } from './dto/inventory-sets.dto';
 
 /** Operations on the caller's own account: the request names no account, the credential does. */
 @ApiTags('account')
 @Controller('v1')
 export class OwnAccountController {
-  constructor(private readonly badges: OwnBadgesService) {}
+  constructor(
+    private readonly badges: OwnBadgesService,
+    private readonly inventory: InventorySetsService,
+  ) {}
 
   @WireOperation({
     operationId: 'account.listOwnedBadges',
@@ -35,5 +40,31 @@ export class OwnAccountController {
   })
   listCraftedLevels(@CurrentPrincipal() principal: Principal): Promise<V1AccountListCraftedLevelsResponseBody> {
     return this.badges.craftedLevels(principal.accountId);
+  }
+
+  @WireOperation({
+    operationId: 'account.listInventorySets',
+    summary: 'Trading-card sets of the calling account',
+    description: 'Cards per app and the complete sets they make. `inventoryUpdatedAt` is Unix ms, `nextRefreshAt` Unix s.',
+    auth: 'any',
+    response: V1AccountListInventorySetsResponseBody,
+    errors: [400, 401, 404, 500],
+    noBody: true,
+  })
+  listInventorySets(@CurrentPrincipal() principal: Principal): Promise<V1AccountListInventorySetsResponseBody> {
+    return this.inventory.list(principal.accountId);
+  }
+
+  @WireOperation({
+    operationId: 'account.refreshInventory',
+    summary: 'Refresh the calling account’s inventory',
+    description: 'Queues an update of the account, which reads the inventory; before the cooldown ends → 429 with `Retry-After`.',
+    auth: 'any',
+    response: V1AccountRefreshInventoryResponseBody,
+    errors: [400, 401, 404, 429, 500],
+    noBody: true,
+  })
+  refreshInventory(@CurrentPrincipal() principal: Principal): Promise<V1AccountRefreshInventoryResponseBody> {
+    return this.inventory.refresh(principal);
   }
 }

@@ -80,6 +80,26 @@ describe('account.listApps and account.listFriends', () => {
     expect(friend).not.toHaveProperty('accountId');
   });
 
+  it('should group the caller’s cards into sets and refuse a refresh during the cooldown', async () => {
+    const own = { Authorization: `Bearer ${await ctx.apiKey(accountId)}` };
+    const res = await ctx.http().post('/v1/account.listInventorySets').set(own).expect(200);
+    const [{ cards }] = await ctx.dataSource.query(
+      `SELECT COALESCE(sum(amount), 0)::int AS cards FROM inventory_items WHERE account_id = $1 AND app_id IS NOT NULL AND kind IN ('card', 'foil_card')`,
+      [accountId],
+    );
+    type Set = { normal: { amount: number }[]; foil: { amount: number }[]; normalSets: number; foilSets: number };
+    const counted = (res.body.sets as Set[]).flatMap((set) => [...set.normal, ...set.foil]).reduce((sum, card) => sum + card.amount, 0);
+    expect(cards).toBeGreaterThan(0);
+    expect(counted).toBe(cards);
+    for (const set of res.body.sets as Set[]) {
+      if (set.normalSets > 0) expect(Math.min(...set.normal.map((card) => card.amount))).toBe(set.normalSets);
+    }
+    expect(res.body.inventoryUpdatedAt).toBeGreaterThan(Date.now() - 60_000);
+    expect(res.body.nextRefreshAt).toBeGreaterThan(Date.now() / 1000 + 3000);
+    const again = await ctx.http().post('/v1/account.refreshInventory').set(own).expect(429);
+    expect(Number(again.headers['retry-after'])).toBeGreaterThan(3000);
+  });
+
   it('should refuse a private friend list with 403', async () => {
     await ctx.dataSource.query(`UPDATE accounts SET friend_privacy = 'private' WHERE account_id = $1`, [friendId]);
     await ctx

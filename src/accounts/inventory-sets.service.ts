@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Principal } from '../auth/principal';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { AccountLookupService } from './account-lookup.service';
+import { InventorySet, V1AccountListInventorySetsResponseBody, V1AccountRefreshInventoryResponseBody } from './dto/inventory-sets.dto';
+import { AccountUpdateQueueService } from './updates/account-update-queue.service';
+
+interface CardRow {
+  app_id: number;
+  kind: 'card' | 'foil_card';
+  name: string;
+  amount: number;
+}
+
+/**
+ * The caller's trading cards grouped into sets. A set needs every card of the app; the size of an app's set
+ * is the number of distinct normal cards seen across tracked inventories (the Web API does not publish it).
+ */
+@Injectable()
+export class InventorySetsService {
+  constructor(
+    private readonly lookup: AccountLookupService,
+    private readonly queue: AccountUpdateQueueService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(accountId: number): Promise<V1AccountListInventorySetsResponseBody> {
+    const account = await this.lookup.findTracked({ id: { accountId } });
+    const cards: CardRow[] = await this.dataSource.query(
+      `SELECT app_id, kind, name, amount FROM inventory_items
+        WHERE account_id = $1 AND app_id IS NOT NULL AND kind IN ('card', 'foil_card') ORDER BY app_id, name`,
+      [accountId],
+    );
+    const appIds = [...new Set(cards.map((card) => card.app_id))];
+    const sizes: { app_id: number; size: number }[] = appIds.length
+      ? await this.dataSource.query(
+          `SELECT app_id, count(DISTINCT class_id)::int AS size FROM inventory_items WHERE kind = 'card' AND app_id = ANY($1) GROUP BY app_id`,
+          [appIds],
+        )
+      : [];
+    const sizeOf = new Map(sizes.map((row) => [row.app_id, row.size]));
+    const sets = appIds.map((appId): InventorySet => {
+      const normal = cards.filter((card) => card.app_id === appId && card.kind === 'card');
+      const foil = cards.filter((card) => card.app_id === appId && card.kind === 'foil_card');
+      const complete = (held: CardRow[]) =>
+        held.length && held.length >= (sizeOf.get(appId) ?? 0) ? Math.min(...held.map((card) => card.amount)) : 0;
+      return {
+        appId,
+        normal: normal.map(({ name, amount }) => ({ name, amount })),
+        foil: foil.map(({ name, amount }) => ({ name, amount })),
+        normalSets: complete(normal),
+        foilSets: complete(foil),
+      };
+    });
+    return {
+      sets,
+      ...(account.updatedAt ? { inventoryUpdatedAt: account.updatedAt.getTime() } : {}),
+      nextRefreshAt: Math.ceil(account.nextAllowedTime.getTime() / 1000),
+    };
+  }
+
+  /** Inventories are read by the account update, so a refresh queues one (with its cooldown: 429 when too soon). */
+  async refresh(principal: Principal): Promise<V1AccountRefreshInventoryResponseBody> {
+    await this.lookup.findTracked({ id: { accountId: principal.accountId } });
+    await this.queue.queueUpdate({ id: { accountId: principal.accountId } }, false, principal);
+    return { nextRefreshAt: Math.ceil(Date.now() / 1000) + this.config.queue.updateCooldownSeconds };
+  }
+}
