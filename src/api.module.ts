@@ -2,6 +2,7 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/c
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
 import { AppsModule } from './apps/apps.module';
+import { ItemsModule } from './items/items.module';
 import { QueueModule } from './common/queue/queue.module';
 import { LeaderboardsModule } from './leaderboards/leaderboards.module';
 import { SimulatorHostService } from './platform/simulator-host.service';
@@ -33,6 +34,7 @@ export class ApiModule implements NestModule {
         AuthModule,
         AccountsModule,
         AppsModule,
+        ItemsModule,
         LeaderboardsModule,
         StatsModule,
       ],

@@ -7,6 +7,8 @@ import { AccountAppsService } from './account-apps.service';
 import { AccountBadgesService } from './account-badges.service';
 import { AccountFriendsService } from './account-friends.service';
 import { DataPointsService } from './data-points.service';
+import { V1AccountFindFriendPathRequestBody, V1AccountFindFriendPathResponseBody } from './dto/friend-path.dto';
+import { FriendPathService, MAX_PATH_DEPTH } from './friend-path.service';
 import { V1AccountGetDataPointsResponseBody } from './dto/data-points.dto';
 import { APPS_PAGE_SIZE, V1AccountListAppsRequest, V1AccountListAppsResponseBody } from './dto/list-apps.dto';
 import { V1AccountListFriendsResponseBody } from './dto/leaderboard-account.dto';
@@ -27,6 +29,7 @@ export class AccountsController {
     private readonly apps: AccountAppsService,
     private readonly friends: AccountFriendsService,
     private readonly dataPoints: DataPointsService,
+    private readonly friendPaths: FriendPathService,
     private readonly updates: AccountUpdateQueueService,
   ) {}
 
@@ -101,6 +104,18 @@ export class AccountsController {
   })
   getDataPoints(@Body() body: AccountSearch): Promise<V1AccountGetDataPointsResponseBody> {
     return this.dataPoints.get(body);
+  }
+
+  @WireOperation({
+    operationId: 'account.findFriendPath',
+    summary: 'Shortest friend paths between two accounts',
+    description: `Up to \`maxPaths\` (default 10, at most 50) paths of the shortest length, at most ${MAX_PATH_DEPTH} hops, through the friend lists the service has read. A direct friendship yields exactly one path.`,
+    auth: 'any',
+    response: V1AccountFindFriendPathResponseBody,
+    errors: [400, 401, 404, 422, 500, 503],
+  })
+  findFriendPath(@Body() body: V1AccountFindFriendPathRequestBody): Promise<V1AccountFindFriendPathResponseBody> {
+    return this.friendPaths.find(body);
   }
 
   @WireOperation({

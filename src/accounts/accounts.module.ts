@@ -16,6 +16,8 @@ import { OwnAccountController } from './own-account.controller';
 import { OwnBadgesService } from './own-badges.service';
 import { DataPointsService } from './data-points.service';
 import { InventorySetsService } from './inventory-sets.service';
+import { FriendGraphService } from './friend-graph.service';
+import { FriendPathService } from './friend-path.service';
 import { AccountEventsService } from './events/account-events.service';
 import { AccountStreamService } from './events/account-stream.service';
 import { AccountUpdateEntity } from './entities/account-update.entity';
@@ -44,9 +46,11 @@ import { AccountEntity } from './entities/account.entity';
     OwnBadgesService,
     DataPointsService,
     InventorySetsService,
+    FriendGraphService,
+    FriendPathService,
     AccountEventsService,
     AccountStreamService,
   ],
-  exports: [TypeOrmModule, AccountAdminService],
+  exports: [TypeOrmModule, AccountAdminService, FriendGraphService],
 })
 export class AccountsModule {}

@@ -1,0 +1,40 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { AccountSearch } from './account-search.dto';
+import { LeaderboardAccount } from './leaderboard-account.dto';
+
+export class V1AccountFindFriendPathRequestBody {
+  @ApiProperty({ type: AccountSearch }) @IsDefined() @ValidateNested() @Type(() => AccountSearch) from: AccountSearch;
+  @ApiProperty({ type: AccountSearch }) @IsDefined() @ValidateNested() @Type(() => AccountSearch) to: AccountSearch;
+
+  @ApiPropertyOptional({ type: [AccountSearch], nullable: true, description: 'Accounts no path may pass through.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => AccountSearch)
+  exclude?: AccountSearch[] | null;
+
+  @ApiPropertyOptional({ type: 'integer', default: 10, minimum: 1, maximum: 50 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  maxPaths?: number;
+}
+
+export class FriendPath {
+  @ApiProperty({ type: 'integer', description: 'Hops.' }) distance: number;
+  @ApiProperty({
+    type: [LeaderboardAccount],
+    nullable: true,
+    description: 'From `from` to `to`; an account the service does not track is null.',
+  })
+  path: (LeaderboardAccount | null)[] | null;
+}
+
+export class V1AccountFindFriendPathResponseBody {
+  @ApiProperty() found: boolean;
+  @ApiProperty({ type: [FriendPath], nullable: true, description: 'Shortest first.' }) paths: FriendPath[] | null;
+}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { serviceUnavailable } from '../common/problem/problem.exception';
+
+/** The most accounts one search may reach before it gives up with a 503 (a hub-heavy graph grows fast). */
+const MAX_VISITED = 200_000;
+
+/** Breadth-first search result: each reached account's distance and the neighbours it was reached from. */
+export interface Reach {
+  distance: Map<number, number>;
+  parents: Map<number, number[]>;
+}
+
+/**
+ * The friend graph as stored: undirected, from every friend list the service has read. Searched level by
+ * level in PostgreSQL, one query per level.
+ */
+@Injectable()
+export class FriendGraphService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Searches outward from `from` up to `maxDepth` hops, never through `exclude`, stopping after the level at
+   * which `target` (if given) is reached. Every shortest-path parent is kept, so all shortest paths can be listed.
+   */
+  async reach(from: number, maxDepth: number, options: { target?: number; exclude?: Set<number> } = {}): Promise<Reach> {
+    const distance = new Map([[from, 0]]);
+    const parents = new Map<number, number[]>();
+    let frontier = [from];
+    for (let depth = 1; depth <= maxDepth && frontier.length && !distance.has(options.target ?? -1); depth++) {
+      const edges: { a: number; b: number }[] = await this.dataSource.query(
+        `SELECT account_id AS a, friend_account_id AS b FROM account_friends WHERE account_id = ANY($1)
+         UNION
+         SELECT friend_account_id AS a, account_id AS b FROM account_friends WHERE friend_account_id = ANY($1)`,
+        [frontier],
+      );
+      const next: number[] = [];
+      for (const { a, b } of edges) {
+        if (options.exclude?.has(b) && b !== options.target) continue;
+        const known = distance.get(b);
+        if (known === undefined) {
+          distance.set(b, depth);
+          parents.set(b, [a]);
+          next.push(b);
+        } else if (known === depth) {
+          parents.get(b)!.push(a);
+        }
+      }
+      if (distance.size > MAX_VISITED) throw serviceUnavailable('The friend graph around these accounts is too large to search now.');
+      // Only accounts on the frontier are expanded further; the target ends the search at its own level.
+      frontier = next.filter((id) => id !== options.target);
+    }
+    return { distance, parents };
+  }
+
+  /** Up to `limit` shortest paths from the search's origin to `target`, each origin first. */
+  static paths(reach: Reach, target: number, limit: number): number[][] {
+    if (!reach.distance.has(target)) return [];
+    const found: number[][] = [];
+    const walk = (node: number, suffix: number[]): void => {
+      if (found.length >= limit) return;
+      const from = reach.parents.get(node);
+      if (!from) {
+        found.push([node, ...suffix]);
+        return;
+      }
+      for (const parent of [...from].sort((x, y) => x - y)) walk(parent, [node, ...suffix]);
+    };
+    walk(target, []);
+    return found;
+  }
+}

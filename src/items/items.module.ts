@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
+import { ItemOwnersService } from './item-owners.service';
+import { ItemsController } from './items.controller';
+
+@Module({ imports: [AccountsModule, LeaderboardAccountsModule], controllers: [ItemsController], providers: [ItemOwnersService] })
+export class ItemsModule {}
