@@ -1,4 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
+import { Body, Controller, Headers, Ip } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
@@ -9,6 +9,9 @@ import { AccountFriendsService } from './account-friends.service';
 import { DataPointsService } from './data-points.service';
 import { V1AccountFindFriendPathRequestBody, V1AccountFindFriendPathResponseBody } from './dto/friend-path.dto';
 import { FriendPathService, MAX_PATH_DEPTH } from './friend-path.service';
+import { AccountGetTrendingRequestBody, AccountGetTrendingResponseBody, AccountViewStats } from './dto/views.dto';
+import { AccountViewsService } from './views/account-views.service';
+import { ViewsReaderService } from './views/views-reader.service';
 import { V1AccountGetDataPointsResponseBody } from './dto/data-points.dto';
 import { APPS_PAGE_SIZE, V1AccountListAppsRequest, V1AccountListAppsResponseBody } from './dto/list-apps.dto';
 import { V1AccountListFriendsResponseBody } from './dto/leaderboard-account.dto';
@@ -30,6 +33,7 @@ export class AccountsController {
     private readonly friends: AccountFriendsService,
     private readonly dataPoints: DataPointsService,
     private readonly friendPaths: FriendPathService,
+    private readonly viewsReader: ViewsReaderService,
     private readonly updates: AccountUpdateQueueService,
   ) {}
 
@@ -40,9 +44,43 @@ export class AccountsController {
     response: V1AccountGetInfoResponseBody,
     errors: [400, 401, 404, 422, 500],
   })
-  @ApiHeader({ name: 'X-Visitor-Id', required: false })
-  getInfo(@Body() body: AccountSearch): Promise<V1AccountGetInfoResponseBody> {
-    return this.profiles.getInfo(body);
+  @ApiHeader({ name: 'X-Visitor-Id', required: false, description: 'Identifies the viewer for view statistics.' })
+  @ApiHeader({ name: 'X-Forwarded-For', required: false })
+  @ApiHeader({ name: 'User-Agent', required: false })
+  getInfo(
+    @Body() body: AccountSearch,
+    @Ip() ip: string,
+    @Headers('x-visitor-id') visitorId?: string,
+    @Headers('x-forwarded-for') forwardedFor?: string,
+    @Headers('user-agent') userAgent?: string,
+  ): Promise<V1AccountGetInfoResponseBody> {
+    const address = forwardedFor?.split(',')[0]?.trim() || ip;
+    return this.profiles.getInfo(body, AccountViewsService.visitor(visitorId, address, userAgent));
+  }
+
+  @WireOperation({
+    operationId: 'account.getViewStats',
+    summary: 'Profile view counts of an account',
+    description: 'Views are counted by `account.getInfo`; a viewer is its `X-Visitor-Id`, else its address and user agent.',
+    auth: 'any',
+    response: AccountViewStats,
+    errors: [400, 401, 404, 422, 500],
+  })
+  getViewStats(@Body() body: AccountSearch): Promise<AccountViewStats> {
+    return this.viewsReader.stats(body);
+  }
+
+  @WireOperation({
+    operationId: 'account.getTrending',
+    summary: 'Top accounts by distinct viewers in a window',
+    description:
+      'Ranked by distinct viewers per hour (24h) or per day (7d, 30d), summed; `uniqueViews` is the exact count over the whole window. No credential needed.',
+    auth: 'optional',
+    response: AccountGetTrendingResponseBody,
+    errors: [400, 422, 500],
+  })
+  getTrending(@Body() body: AccountGetTrendingRequestBody): Promise<AccountGetTrendingResponseBody> {
+    return this.viewsReader.trending(body);
   }
 
   @WireOperation({

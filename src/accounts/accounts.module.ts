@@ -18,6 +18,8 @@ import { DataPointsService } from './data-points.service';
 import { InventorySetsService } from './inventory-sets.service';
 import { FriendGraphService } from './friend-graph.service';
 import { FriendPathService } from './friend-path.service';
+import { AccountViewsService } from './views/account-views.service';
+import { ViewsReaderService } from './views/views-reader.service';
 import { AccountEventsService } from './events/account-events.service';
 import { AccountStreamService } from './events/account-stream.service';
 import { AccountUpdateEntity } from './entities/account-update.entity';
@@ -48,6 +50,8 @@ import { AccountEntity } from './entities/account.entity';
     InventorySetsService,
     FriendGraphService,
     FriendPathService,
+    AccountViewsService,
+    ViewsReaderService,
     AccountEventsService,
     AccountStreamService,
   ],

@@ -45,6 +45,38 @@ describe('account.subscribe', () => {
     }
   });
 
+  it('should count profile views, stream view ticks and rank trending accounts', async () => {
+    const stream = await openSse(port, '/v1/account.subscribe?accountId=1', { Authorization: `Bearer ${key}` });
+    try {
+      const view = (visitor: string) =>
+        ctx
+          .http()
+          .post('/v1/account.getInfo')
+          .set('Authorization', `Bearer ${key}`)
+          .set('X-Visitor-Id', visitor)
+          .send({ id: { accountId: 1 } })
+          .expect(200);
+      await view('alice');
+      await view('alice');
+      await view('bob');
+      await stream.waitFor(() => stream.events.filter((e) => e.event === 'account-view-tick').length === 3);
+      expect(stream.events.find((e) => e.event === 'account-view-tick')?.data).toEqual({ accountId: 1, totalDelta: 1 });
+      const stats = await ctx
+        .http()
+        .post('/v1/account.getViewStats')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ id: { accountId: 1 } })
+        .expect(200);
+      expect(stats.body).toMatchObject({ total24h: 3, total7d: 3, total30d: 3, unique24h: 2, unique7d: 2, unique30d: 2 });
+      const trending = await ctx.http().post('/v1/account.getTrending').send({ window: '24h', limit: 5 }).expect(200);
+      expect(trending.body.accounts[0]).toMatchObject({ accountId: 1, uniqueViews: 2, totalViews: 3 });
+      expect(trending.body.accounts[0].account.steamId).toBe('76561197960265729');
+      await ctx.http().post('/v1/account.getTrending').send({ window: '1h' }).expect(422);
+    } finally {
+      stream.close();
+    }
+  });
+
   it('should answer problems before the stream starts', async () => {
     const unauthenticated = await openSse(port, '/v1/account.subscribe?accountId=1');
     expect(unauthenticated.status).toBe(401);

@@ -5,13 +5,10 @@ import { RedisChannel } from '../../common/redis/redis-channel';
 import { REDIS } from '../../common/redis/redis.module';
 import { ProgressSnapshot, UpdateProgressService } from '../updates/update-progress.service';
 
-/** A message on the account-events channel (published by queueing and by the worker). */
-export interface AccountEventMessage {
-  type: 'progress';
-  accountId: number;
-  status: string;
-  progress: ProgressSnapshot;
-}
+/** A message on the account-events channel: update progress (queueing, the worker) or a profile view. */
+export type AccountEventMessage =
+  | { type: 'progress'; accountId: number; status: string; progress: ProgressSnapshot }
+  | { type: 'view'; accountId: number; totalDelta: number };
 
 /** The account-events channel as seen by `account.subscribe`: one Redis subscription per process, filtered per stream. */
 @Injectable()

@@ -1,9 +1,12 @@
 import { Inject, Injectable, MessageEvent } from '@nestjs/common';
-import { distinctUntilChanged, interval, map, merge, Observable } from 'rxjs';
+import { distinctUntilChanged, filter, interval, map, merge, Observable } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { StreamLifecycle } from '../../common/wire/stream-lifecycle.service';
-import { AccountEventsService } from './account-events.service';
+import { AccountEventMessage, AccountEventsService } from './account-events.service';
+
+type ProgressMessage = Extract<AccountEventMessage, { type: 'progress' }>;
+type ViewMessage = Extract<AccountEventMessage, { type: 'view' }>;
 
 /** Builds the event stream of one account: heartbeats, status changes and update progress. */
 @Injectable()
@@ -20,13 +23,18 @@ export class AccountStreamService {
       map((n): MessageEvent => ({ type: 'heartbeat', data: { heartbeat: n + 1 } })),
     );
     const messages = this.events.forAccount(accountId);
-    const statusChanges = messages.pipe(
+    const updates = messages.pipe(filter((message): message is ProgressMessage => message.type === 'progress'));
+    const views = messages.pipe(
+      filter((message): message is ViewMessage => message.type === 'view'),
+      map((message): MessageEvent => ({ type: 'account-view-tick', data: { accountId, totalDelta: message.totalDelta } })),
+    );
+    const statusChanges = updates.pipe(
       distinctUntilChanged((a, b) => a.progress.runId === b.progress.runId && a.status === b.status),
       map((message): MessageEvent => ({ type: 'account-updated', data: { accountId, status: message.status } })),
     );
-    const progress = messages.pipe(
+    const progress = updates.pipe(
       map((message): MessageEvent => ({ type: 'account-update-progress', data: { progress: message.progress } })),
     );
-    return merge(heartbeats, statusChanges, progress).pipe(this.lifecycle.untilShutdown());
+    return merge(heartbeats, statusChanges, progress, views).pipe(this.lifecycle.untilShutdown());
   }
 }

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { AccountLookupService, AccountSelector } from '../account-lookup.service';
+import { AccountGetTrendingRequestBody, AccountGetTrendingResponseBody, AccountViewStats } from '../dto/views.dto';
+import { LeaderboardAccountsService } from '../leaderboard-accounts.service';
+import { AccountViewsService } from './account-views.service';
+
+/** `account.getViewStats` and `account.getTrending`. */
+@Injectable()
+export class ViewsReaderService {
+  constructor(
+    private readonly lookup: AccountLookupService,
+    private readonly views: AccountViewsService,
+    private readonly accounts: LeaderboardAccountsService,
+  ) {}
+
+  async stats(selector: AccountSelector): Promise<AccountViewStats> {
+    const { accountId } = await this.lookup.findTracked(selector);
+    const [day, week, month] = await Promise.all([
+      this.views.counts(accountId, '24h'),
+      this.views.counts(accountId, '7d'),
+      this.views.counts(accountId, '30d'),
+    ]);
+    return {
+      total24h: day.total,
+      total7d: week.total,
+      total30d: month.total,
+      unique24h: day.unique,
+      unique7d: week.unique,
+      unique30d: month.unique,
+    };
+  }
+
+  async trending(request: AccountGetTrendingRequestBody): Promise<AccountGetTrendingResponseBody> {
+    const top = await this.views.trending(request.window, request.limit ?? 100);
+    const cards = await this.accounts.byIds(top.map((row) => row.accountId));
+    return {
+      accounts: top
+        .map((row) => ({
+          accountId: row.accountId,
+          uniqueViews: row.unique,
+          totalViews: row.total,
+          account: cards.get(row.accountId) ?? null,
+        }))
+        .sort((a, b) => b.uniqueViews - a.uniqueViews || b.totalViews - a.totalViews || a.accountId - b.accountId),
+    };
+  }
+}
