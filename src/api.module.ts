@@ -1,6 +1,7 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { ActivityModule } from './activity/activity.module';
 import { AppsModule } from './apps/apps.module';
 import { ItemsModule } from './items/items.module';
 import { QueueModule } from './common/queue/queue.module';
@@ -35,6 +36,7 @@ export class ApiModule implements NestModule {
         AccountsModule,
         AppsModule,
         ItemsModule,
+        ActivityModule,
         LeaderboardsModule,
         StatsModule,
       ],

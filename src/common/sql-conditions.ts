@@ -9,6 +9,12 @@ export class SqlConditions {
     this.parts.push(sql(`$${this.parameters.length}`));
   }
 
+  /** Like `add`, for a condition on several values: `sql` receives their placeholders in order. */
+  addAll(sql: (...placeholders: string[]) => string, ...values: unknown[]): void {
+    const placeholders = values.map((value) => `$${this.parameters.push(value)}`);
+    this.parts.push(sql(...placeholders));
+  }
+
   /** Inclusive bounds, each optional. */
   range(column: string, range: { min?: number; max?: number } | undefined): void {
     if (range?.min !== undefined) this.add((p) => `${column} >= ${p}`, range.min);

@@ -1,3 +1,4 @@
+import { ActivityEventEntity } from '../activity/entities/activity-event.entity';
 import { AccountAppEntity } from '../accounts/entities/account-app.entity';
 import { AccountBadgeEntity } from '../accounts/entities/account-badge.entity';
 import { AccountFriendEntity } from '../accounts/entities/account-friend.entity';
@@ -29,4 +30,5 @@ export const ENTITIES = [
   AppEntity,
   BadgeEntity,
   InventoryItemEntity,
+  ActivityEventEntity,
 ];

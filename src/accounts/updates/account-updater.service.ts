@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { AccountEntity } from '../entities/account.entity';
 import { AccountUpdateEntity } from '../entities/account-update.entity';
+import { ActivityRecorder } from '../../activity/activity-recorder';
 import { StatsEvents } from '../../stats/events/stats-events';
 import { AccountWriter } from './account-writer';
 import { statsDeltas } from './profile-fields';
@@ -27,6 +28,7 @@ export class AccountUpdater {
     private readonly writer: AccountWriter,
     private readonly progress: UpdateProgressService,
     private readonly stats: StatsEvents,
+    private readonly activity: ActivityRecorder,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -43,6 +45,7 @@ export class AccountUpdater {
     const result = await this.writer.write(accountId, runId, platform, done.steps, this.config.queue.updateCooldownSeconds);
     await this.progress.publish(done);
     await this.stats.publish(statsDeltas(result.before, result.after, result.firstUpdate));
+    await this.activity.announce(result.activityIds);
     this.logger.log({ msg: 'account updated', accountId, runId, durationMs: Date.now() - started, after: result.after });
   }
 

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { detectActivity } from '../../activity/activity-detector';
+import { ActivityRecorder } from '../../activity/activity-recorder';
 import { accountIdOf } from '../account.enums';
 import { AccountEntity } from '../entities/account.entity';
 import { AccountUpdateEntity, CounterSnapshot, UpdateStepRecord } from '../entities/account-update.entity';
@@ -12,6 +14,8 @@ export interface WriteResult {
   after: CounterSnapshot;
   /** Whether this was the account's first completed update. */
   firstUpdate: boolean;
+  /** Ids of the activity events the update recorded. */
+  activityIds: string[];
   nextAllowedTime: Date;
 }
 
@@ -26,7 +30,10 @@ function badgeKey(badge: { appId?: number; borderColor?: number; badgeId: number
  */
 @Injectable()
 export class AccountWriter {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly activity: ActivityRecorder,
+  ) {}
 
   async write(
     accountId: number,
@@ -40,6 +47,10 @@ export class AccountWriter {
     return this.dataSource.transaction(async (manager) => {
       const previous = await manager.findOneOrFail(AccountEntity, { where: { accountId }, lock: { mode: 'pessimistic_write' } });
       const now = new Date();
+      const heldBefore: { badge_id: number; level: number }[] = await manager.query(
+        'SELECT badge_id, level FROM account_badges WHERE account_id = $1',
+        [accountId],
+      );
       await this.replaceBadges(manager, accountId, snapshot, badgeIds);
       await this.replaceApps(manager, accountId, snapshot);
       await this.replaceFriends(manager, accountId, snapshot);
@@ -61,7 +72,22 @@ export class AccountWriter {
       const before = counterSnapshot(previous);
       const after = counterSnapshot({ ...previous, ...fields });
       await manager.update(AccountUpdateEntity, { runId }, { status: 'completed', finishedAt: now, steps, before, after, error: null });
-      return { before, after, firstUpdate: previous.updatedAt === null, nextAllowedTime };
+      const firstUpdate = previous.updatedAt === null;
+      const held = snapshot.badges.badges.map((b) => ({
+        badgeId: badgeIds.get(badgeKey(b))!,
+        level: b.level,
+        xp: b.xp,
+        completionTime: new Date(b.completionTime * 1000),
+      }));
+      const events = detectActivity(
+        new Map(heldBefore.map((row) => [row.badge_id, row.level])),
+        held,
+        { previous: previous.level, current: fields.level ?? previous.level },
+        firstUpdate,
+        now,
+      );
+      const activityIds = await this.activity.record(manager, accountId, events, new Set(heldBefore.map((row) => row.badge_id)));
+      return { before, after, firstUpdate, activityIds, nextAllowedTime };
     });
   }
 

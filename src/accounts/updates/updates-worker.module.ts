@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ActivityRecorder } from '../../activity/activity-recorder';
 import { AccountUpdateEntity } from '../entities/account-update.entity';
 import { AccountEntity } from '../entities/account.entity';
 import { AccountUpdateProcessor } from './account-update.processor';
@@ -12,6 +13,6 @@ import { StuckUpdateRecovery } from './stuck-update-recovery.service';
 /** The consumer side: the BullMQ worker that refreshes accounts from the platform. Worker process only. */
 @Module({
   imports: [AccountUpdatesModule, TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity])],
-  providers: [PlatformSnapshotReader, AccountWriter, AccountUpdater, AccountUpdateProcessor, StuckUpdateRecovery],
+  providers: [ActivityRecorder, PlatformSnapshotReader, AccountWriter, AccountUpdater, AccountUpdateProcessor, StuckUpdateRecovery],
 })
 export class UpdatesWorkerModule {}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
+import { toAppBadge } from '../apps/mappers/app-badge.mapper';
+import { BadgeCatalogService } from '../badges/badge-catalog.service';
+import { SqlConditions } from '../common/sql-conditions';
+import { decodeCursor, encodeCursor } from '../common/wire/cursor';
+import { FEED_DEFAULT_LIMIT, V1ActivityEvent, V1ActivityListAccountFeedResponseBody } from './dto/activity.dto';
+import { ActivityEventEntity } from './entities/activity-event.entity';
+
+export interface FeedQuery {
+  accountId?: number;
+  cursor?: string;
+  eventTypes?: string[] | null;
+  limit?: number;
+}
+
+/** The activity feeds, newest first with keyset cursors, and the mapping of stored events to the wire. */
+@Injectable()
+export class ActivityFeedService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: LeaderboardAccountsService,
+    private readonly catalog: BadgeCatalogService,
+  ) {}
+
+  async list(query: FeedQuery): Promise<V1ActivityListAccountFeedResponseBody> {
+    const limit = query.limit ?? FEED_DEFAULT_LIMIT;
+    const where = new SqlConditions();
+    if (query.accountId !== undefined) where.add((p) => `account_id = ${p}`, query.accountId);
+    if (query.eventTypes?.length) where.add((p) => `event_type = ANY(${p})`, query.eventTypes);
+    if (query.cursor) {
+      const [at, id] = decodeCursor<[string, string]>(query.cursor, ['string', 'string']);
+      where.addAll((p1, p2) => `(occurred_at, id) < (${p1}::timestamptz, ${p2}::bigint)`, at, id);
+    }
+    const rows = await this.select(`WHERE ${where.sql()} ORDER BY occurred_at DESC, id DESC LIMIT ${limit + 1}`, where.parameters);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      events: await this.toWire(page),
+      ...(rows.length > limit ? { nextCursor: encodeCursor([last.occurredAt.toISOString(), String(last.id)]) } : {}),
+    };
+  }
+
+  async byIds(ids: string[]): Promise<V1ActivityEvent[]> {
+    return ids.length ? this.toWire(await this.select('WHERE id = ANY($1::bigint[]) ORDER BY id', [ids])) : [];
+  }
+
+  private select(rest: string, parameters: unknown[]): Promise<ActivityEventEntity[]> {
+    return this.dataSource.query(
+      `SELECT id, account_id AS "accountId", event_type AS "eventType", occurred_at AS "occurredAt", data FROM activity_events ${rest}`,
+      parameters,
+    );
+  }
+
+  private async toWire(rows: ActivityEventEntity[]): Promise<V1ActivityEvent[]> {
+    const badgeIds = [...new Set(rows.flatMap((row) => (row.data.badge ? [row.data.badge.badgeId] : [])))];
+    const [cards, badges] = await Promise.all([
+      this.accounts.byIds([...new Set(rows.map((row) => row.accountId))]),
+      this.catalog.byIds(badgeIds).then((list) => new Map(list.map((badge) => [badge.id, badge]))),
+    ]);
+    return rows.map((row) => {
+      const held = row.data.badge;
+      const badge = held ? badges.get(held.badgeId) : undefined;
+      return {
+        accountId: row.accountId,
+        eventType: row.eventType,
+        occurredAt: new Date(row.occurredAt).toISOString(),
+        account: cards.get(row.accountId) ?? null,
+        ...(badge && held ? { appBadge: toAppBadge(badge, { completionTime: held.completionTime, level: held.level, xp: held.xp }) } : {}),
+        ...(row.data.level ? { level: row.data.level } : {}),
+        ...(row.data.scarcity ? { scarcity: row.data.scarcity } : {}),
+      };
+    });
+  }
+}

@@ -1,0 +1,59 @@
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import Redis from 'ioredis';
+import { EntityManager } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { RedisChannel } from '../common/redis/redis-channel';
+import { REDIS, redisKey } from '../common/redis/redis.module';
+import { DetectedEvent } from './activity-detector';
+
+/** An early craft: among the first this many tracked holders of a badge. */
+const EARLY_CRAFT_ORDER = 10;
+
+/** Announces newly committed activity events (by id) to `activity.streamGlobalFeed`. */
+export interface ActivityAnnouncement {
+  ids: string[];
+}
+
+/** Stores the activity events of an update (inside its transaction) and announces them once committed. */
+@Injectable()
+export class ActivityRecorder implements OnModuleDestroy {
+  readonly channel: RedisChannel<ActivityAnnouncement>;
+
+  constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
+    this.channel = new RedisChannel(redis, redisKey(config, 'events', 'activity'));
+  }
+
+  /**
+   * Inserts the events, adding a scarcity milestone to each first-time craft that is among the earliest
+   * tracked holders of its badge. `heldBefore` are the badges the account already had.
+   */
+  async record(manager: EntityManager, accountId: number, events: DetectedEvent[], heldBefore: Set<number>): Promise<string[]> {
+    const all = [...events];
+    for (const event of events) {
+      const badge = event.data.badge;
+      if (event.eventType !== 'badge_crafted' || !badge || heldBefore.has(badge.badgeId)) continue;
+      const [{ order }] = await manager.query(
+        'SELECT count(*)::int AS order FROM account_badges WHERE badge_id = $1 AND (completion_time, account_id) <= ($2, $3)',
+        [badge.badgeId, badge.completionTime, accountId],
+      );
+      if (order <= EARLY_CRAFT_ORDER)
+        all.push({ ...event, eventType: 'scarcity_milestone', data: { badge, scarcity: { globalCraftOrder: order } } });
+    }
+    if (!all.length) return [];
+    const rows: { id: string }[] = await manager.query(
+      `INSERT INTO activity_events (account_id, event_type, occurred_at, data)
+       SELECT $1, * FROM unnest($2::text[], $3::timestamptz[], $4::jsonb[]) RETURNING id`,
+      [accountId, all.map((e) => e.eventType), all.map((e) => e.occurredAt), all.map((e) => JSON.stringify(e.data))],
+    );
+    return rows.map((row) => String(row.id));
+  }
+
+  async announce(ids: string[]): Promise<void> {
+    if (ids.length) await this.channel.publish({ ids });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.channel.close();
+  }
+}

@@ -1,0 +1,62 @@
+import { Body, Controller, MessageEvent } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Observable } from 'rxjs';
+import { WireOperation, WireStream } from '../common/wire/wire-operation.decorator';
+import { ActivityFeedService } from './activity-feed.service';
+import { ActivityStreamService } from './activity-stream.service';
+import {
+  FEED_DEFAULT_LIMIT,
+  V1ActivityListAccountFeedRequestBody,
+  V1ActivityListAccountFeedResponseBody,
+  V1ActivityListGlobalFeedRequestBody,
+  V1ActivityListGlobalFeedResponseBody,
+} from './dto/activity.dto';
+
+const FEED_NOTE = `Newest first, ${FEED_DEFAULT_LIMIT} per page by default (at most 100), with an opaque cursor. Events are what account updates observe after an account's first update: \`badge_crafted\` (a new badge or level), \`scarcity_milestone\` (among the first 10 tracked crafters) and \`level_milestone\` (every tenth level). No credential needed.`;
+
+@ApiTags('activity')
+@Controller('v1')
+export class ActivityController {
+  constructor(
+    private readonly feed: ActivityFeedService,
+    private readonly streams: ActivityStreamService,
+  ) {}
+
+  @WireOperation({
+    operationId: 'activity.listAccountFeed',
+    summary: 'Activity feed of one account',
+    description: FEED_NOTE,
+    auth: 'optional',
+    response: V1ActivityListAccountFeedResponseBody,
+    errors: [400, 422, 500],
+  })
+  listAccountFeed(@Body() body: V1ActivityListAccountFeedRequestBody): Promise<V1ActivityListAccountFeedResponseBody> {
+    return this.feed.list(body);
+  }
+
+  @WireOperation({
+    operationId: 'activity.listGlobalFeed',
+    summary: 'Global activity feed',
+    description: FEED_NOTE,
+    auth: 'optional',
+    response: V1ActivityListGlobalFeedResponseBody,
+    errors: [400, 422, 500],
+  })
+  listGlobalFeed(@Body() body: V1ActivityListGlobalFeedRequestBody): Promise<V1ActivityListGlobalFeedResponseBody> {
+    return this.feed.list(body);
+  }
+
+  @WireStream({
+    operationId: 'activity.streamGlobalFeed',
+    summary: 'Live global activity feed',
+    auth: 'optional',
+    errors: [500],
+    events: [
+      '- `activity-emitted`: one `V1ActivityEvent`, as the update that found it commits',
+      '- `activity-heartbeat`: `{heartbeat: int}`, a counter, every `STREAM_HEARTBEAT_MS`',
+    ].join('\n'),
+  })
+  streamGlobalFeed(): Observable<MessageEvent> {
+    return this.streams.open();
+  }
+}

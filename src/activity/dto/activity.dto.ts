@@ -1,0 +1,67 @@
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { V1AppBadge } from '../../apps/dto/app-badges.dto';
+import { ACTIVITY_EVENT_TYPES } from '../entities/activity-event.entity';
+
+export const FEED_DEFAULT_LIMIT = 20;
+
+export class V1ActivityListAccountFeedRequestBody {
+  @ApiProperty({ type: 'integer', description: 'The 32-bit account id.' }) @IsInt() @Min(0) @Max(2147483647) accountId: number;
+
+  @ApiPropertyOptional({ description: '`nextCursor` of the previous page; omit for the most recent events.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    example: ACTIVITY_EVENT_TYPES,
+    description: 'Only these types; empty or absent means all.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsString({ each: true })
+  @MaxLength(40, { each: true })
+  eventTypes?: string[] | null;
+
+  @ApiPropertyOptional({ type: 'integer', default: FEED_DEFAULT_LIMIT, minimum: 1, maximum: 100 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+export class V1ActivityListGlobalFeedRequestBody extends OmitType(V1ActivityListAccountFeedRequestBody, ['accountId'] as const) {}
+
+export class V1ActivityLevelChange {
+  @ApiProperty({ type: 'integer' }) previous: number;
+  @ApiProperty({ type: 'integer' }) current: number;
+}
+
+export class V1ActivityScarcity {
+  @ApiProperty({ type: 'integer', description: '1 means the first craft among tracked accounts.' }) globalCraftOrder: number;
+}
+
+/** One event of a feed. `badge_crafted` carries `appBadge`, `level_milestone` `level`, `scarcity_milestone` `appBadge` and `scarcity`. */
+export class V1ActivityEvent {
+  @ApiProperty({ type: 'integer' }) accountId: number;
+  @ApiProperty({ example: 'badge_crafted', description: '`badge_crafted`, `level_milestone`, `rank_milestone` or `scarcity_milestone`.' })
+  eventType: string;
+  @ApiProperty({ format: 'date-time' }) occurredAt: string;
+  @ApiPropertyOptional({ type: LeaderboardAccount, nullable: true }) account?: LeaderboardAccount | null;
+  @ApiPropertyOptional({ type: V1AppBadge }) appBadge?: V1AppBadge;
+  @ApiPropertyOptional({ type: V1ActivityLevelChange }) level?: V1ActivityLevelChange;
+  @ApiPropertyOptional({ type: V1ActivityScarcity }) scarcity?: V1ActivityScarcity;
+}
+
+export class V1ActivityListAccountFeedResponseBody {
+  @ApiProperty({ type: [V1ActivityEvent], nullable: true, description: 'Newest first.' }) events: V1ActivityEvent[] | null;
+  @ApiPropertyOptional({ description: 'Absent when there are no more events.' }) nextCursor?: string;
+}
+
+export class V1ActivityListGlobalFeedResponseBody extends V1ActivityListAccountFeedResponseBody {}

@@ -1,0 +1,37 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { AccountEntity } from '../../accounts/entities/account.entity';
+
+export const ACTIVITY_EVENT_TYPES = ['badge_crafted', 'level_milestone', 'rank_milestone', 'scarcity_milestone'] as const;
+export type ActivityEventType = (typeof ACTIVITY_EVENT_TYPES)[number];
+
+/** What an event carries besides its type; which parts are set depends on the type. */
+export interface ActivityEventData {
+  badge?: { badgeId: number; level: number; xp: number; completionTime: string };
+  level?: { previous: number; current: number };
+  scarcity?: { globalCraftOrder: number };
+}
+
+/** Something an update observed happening to an account: a craft, a level milestone, an early craft. */
+@Entity('activity_events')
+@Index('ix_activity_events_feed', ['occurredAt', 'id'])
+@Index('ix_activity_events_account_feed', ['accountId', 'occurredAt', 'id'])
+export class ActivityEventEntity {
+  @PrimaryGeneratedColumn('increment', { type: 'bigint' })
+  id: string;
+
+  @Column('integer')
+  accountId: number;
+
+  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id' })
+  account?: AccountEntity;
+
+  @Column('text')
+  eventType: ActivityEventType;
+
+  @Column('timestamptz')
+  occurredAt: Date;
+
+  @Column('jsonb')
+  data: ActivityEventData;
+}
