@@ -1,7 +1,8 @@
 import { Inject, Injectable, MessageEvent } from '@nestjs/common';
-import { concatMap, from, interval, map, merge, Observable } from 'rxjs';
+import { concatMap, from, merge, Observable } from 'rxjs';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { heartbeats } from '../common/wire/heartbeats';
 import { StreamLifecycle } from '../common/wire/stream-lifecycle.service';
 import { ActivityFeedService } from './activity-feed.service';
 import { ActivityRecorder } from './activity-recorder';
@@ -17,13 +18,11 @@ export class ActivityStreamService {
   ) {}
 
   open(): Observable<MessageEvent> {
-    const heartbeats = interval(this.config.streamHeartbeatMs).pipe(
-      map((n): MessageEvent => ({ type: 'activity-heartbeat', data: { heartbeat: n + 1 } })),
-    );
+    const beats = heartbeats('activity-heartbeat', this.config.streamHeartbeatMs);
     const events = this.recorder.channel.listen().pipe(
       concatMap((announcement) => from(this.feed.byIds(announcement.ids))),
       concatMap((list) => from(list.map((event): MessageEvent => ({ type: 'activity-emitted', data: event })))),
     );
-    return merge(heartbeats, events).pipe(this.lifecycle.untilShutdown());
+    return merge(beats, events).pipe(this.lifecycle.untilShutdown());
   }
 }

@@ -43,32 +43,18 @@ export const COLUMN_BOARDS: Partial<Record<AccountBoard, string>> = {
   xp: 'xp',
 };
 
-/** The boards `leaderboard.previewAccountRank` takes (`Leaderboard C`): all scored by an account column. */
-export const PREVIEW_BOARDS = [
-  'apps',
-  'awards_given',
-  'awards_received',
-  'bans',
-  'game_bans',
-  'vac_bans',
-  'donations',
-  'foil_badges',
-  'normal_badges',
-  'badges',
-  'playtime',
-  'points_given',
-  'points_received',
-  'steam_sets',
-  'xp',
-] as const;
-export type PreviewBoard = (typeof PREVIEW_BOARDS)[number];
-
 /** Who is ranked at all: refreshed accounts that did not choose to be hidden (`a` accounts, `s` settings). */
 export const RANKED =
   'a.updated_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM account_settings s WHERE s.account_id = a.account_id AND s.hidden)';
 
 export const APP_BOARDS: AccountBoard[] = ['app_playtime', 'app_valid_playtime'];
 export const BADGE_BOARDS: AccountBoard[] = ['badge_completion_time', 'badge_highest_level'];
+
+/** The boards of the ranks in a profile (`Leaderboard A`): every board but the per-badge ones. */
+export const RANK_BOARDS = ACCOUNT_BOARDS.filter((board) => !BADGE_BOARDS.includes(board));
+
+/** The boards `leaderboard.previewAccountRank` takes (`Leaderboard C`): the column boards but valid playtime. */
+export const PREVIEW_BOARDS = ACCOUNT_BOARDS.filter((board) => COLUMN_BOARDS[board] && board !== 'valid_playtime');
 
 /** The widest window one request may ask for. */
 export const MAX_WINDOW = 100;

@@ -1,30 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ACCOUNT_PRIVACY, AccountPrivacy, LAST_QUEUE_STATUS, LastQueueStatus } from '../account.enums';
+import { RANK_BOARDS } from '../../leaderboards/account-boards';
 import { Connection, Image, RoleRecord } from './profile-records.dto';
 
-export const LEADERBOARD_A = [
-  'apps',
-  'app_playtime',
-  'app_valid_playtime',
-  'awards_given',
-  'awards_received',
-  'bans',
-  'game_bans',
-  'vac_bans',
-  'donations',
-  'foil_badges',
-  'normal_badges',
-  'badges',
-  'playtime',
-  'valid_playtime',
-  'points_given',
-  'points_received',
-  'steam_sets',
-  'xp',
-] as const;
-
 export class BestLeaderboardRank {
-  @ApiProperty({ enum: LEADERBOARD_A }) leaderboard: string;
+  @ApiProperty({ enum: RANK_BOARDS }) leaderboard: string;
   @ApiProperty({ example: '1,1,1,1,1', description: 'CSV global,regional,country,state,city.' }) ranks: string;
 }
 

@@ -52,3 +52,19 @@ export class V1AccountQueueUpdateRequest extends AccountSearch {
   @IsBoolean()
   force?: boolean;
 }
+
+/** An account listing paged by number, with a name filter (`account.listBadges`, `account.listApps`). */
+export class AccountPageRequest extends AccountSearch {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  page?: number;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 100, description: 'Name contains this (case-insensitive).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  search?: string | null;
+}

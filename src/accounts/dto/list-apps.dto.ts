@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { AccountSearch } from './account-search.dto';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { AccountPageRequest } from './account-search.dto';
 import { Range, SORT_DIRECTIONS } from './list-badges.dto';
 
 export const APP_ORDER_BY = ['appId', 'playtime'] as const;
@@ -41,20 +41,7 @@ export class V1AppFilters {
   playtime?: Range;
 }
 
-export class V1AccountListAppsRequest extends AccountSearch {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
-  page?: number;
-
-  @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 100, description: 'App name contains this (case-insensitive).' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  search?: string | null;
-
+export class V1AccountListAppsRequest extends AccountPageRequest {
   @ApiPropertyOptional({ type: V1AppOrder, nullable: true, description: 'Default: playtime, descending.' })
   @IsOptional()
   @ValidateNested()

@@ -1,21 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Min, ValidateNested } from 'class-validator';
 import { V1AppBadge } from '../../apps/dto/app-badges.dto';
-import { AccountSearch } from './account-search.dto';
+import { AccountPageRequest } from './account-search.dto';
 
 export const BADGE_ORDER_BY = ['xp', 'level', 'scarcity', 'name', 'completion_time'] as const;
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
@@ -93,25 +80,7 @@ export class BadgeValueFilter {
   value: string;
 }
 
-export class V1AccountListBadgesRequest extends AccountSearch {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
-  page?: number;
-
-  @ApiPropertyOptional({
-    type: 'string',
-    nullable: true,
-    maxLength: 100,
-    description: 'Badge or app name contains this (case-insensitive).',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  search?: string | null;
-
+export class V1AccountListBadgesRequest extends AccountPageRequest {
   @ApiPropertyOptional({ type: V1BadgeOrder, nullable: true })
   @IsOptional()
   @ValidateNested()

@@ -1,7 +1,8 @@
 import { Inject, Injectable, MessageEvent } from '@nestjs/common';
-import { distinctUntilChanged, filter, interval, map, merge, Observable } from 'rxjs';
+import { distinctUntilChanged, filter, map, merge, Observable } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { heartbeats } from '../../common/wire/heartbeats';
 import { StreamLifecycle } from '../../common/wire/stream-lifecycle.service';
 import { AccountEventMessage, AccountEventsService } from './account-events.service';
 
@@ -19,9 +20,7 @@ export class AccountStreamService {
 
   /** The account must be tracked; TrackedAccountGuard checks it before the stream starts. */
   open(accountId: number): Observable<MessageEvent> {
-    const heartbeats = interval(this.config.streamHeartbeatMs).pipe(
-      map((n): MessageEvent => ({ type: 'heartbeat', data: { heartbeat: n + 1 } })),
-    );
+    const beats = heartbeats('heartbeat', this.config.streamHeartbeatMs);
     const messages = this.events.forAccount(accountId);
     const updates = messages.pipe(filter((message): message is ProgressMessage => message.type === 'progress'));
     const views = messages.pipe(
@@ -35,6 +34,6 @@ export class AccountStreamService {
     const progress = updates.pipe(
       map((message): MessageEvent => ({ type: 'account-update-progress', data: { progress: message.progress } })),
     );
-    return merge(heartbeats, statusChanges, progress, views).pipe(this.lifecycle.untilShutdown());
+    return merge(beats, statusChanges, progress, views).pipe(this.lifecycle.untilShutdown());
   }
 }

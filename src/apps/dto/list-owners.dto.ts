@@ -1,26 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { CursorPageRequest } from '../../common/wire/cursor-page.dto';
 
-export class AppListOwnersRequestBody {
+export class AppListOwnersRequestBody extends CursorPageRequest {
   @ApiProperty({ type: 'integer', minimum: 0, example: 730 })
   @IsInt()
   @Min(0)
   @Max(2147483647)
   appId: number;
-
-  @ApiPropertyOptional({ description: '`nextCursor` of the previous page; omit on the first page.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  cursor?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Page size; more than the tier’s `maxPageSize` is clamped to it.' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
-  limit?: number;
 }
 
 /** An owner of the app; `playtime` is the minutes played on that app. */

@@ -1,25 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
 import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { CursorPageRequest } from '../../common/wire/cursor-page.dto';
 
-export class BadgeListCraftersRequestBody {
+export class BadgeListCraftersRequestBody extends CursorPageRequest {
   @ApiProperty({ example: 'bdg_123', description: 'The badge’s public id.' })
   @IsString()
   @Matches(/^bdg_\d{1,10}$/, { message: 'badgeId must look like bdg_123' })
   badgeId: string;
-
-  @ApiPropertyOptional({ description: '`nextCursor` of the previous page; omit on the first page.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  cursor?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Page size; more than the tier’s `maxPageSize` is clamped to it.' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
-  limit?: number;
 }
 
 export class BadgeListCraftersEntry extends LeaderboardAccount {

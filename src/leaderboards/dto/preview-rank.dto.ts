@@ -2,10 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AccountSearch } from '../../accounts/dto/account-search.dto';
 import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
-import { PREVIEW_BOARDS, PreviewBoard } from '../account-boards';
+import { AccountBoard, PREVIEW_BOARDS } from '../account-boards';
 
 export class V1LeaderboardPreviewAccountRankRequestBody extends AccountSearch {
-  @ApiProperty({ enum: PREVIEW_BOARDS, example: 'xp' }) @IsIn(PREVIEW_BOARDS) leaderboard: PreviewBoard;
+  @ApiProperty({ enum: PREVIEW_BOARDS, example: 'xp' }) @IsIn(PREVIEW_BOARDS) leaderboard: AccountBoard;
 
   @ApiPropertyOptional({
     type: 'integer',

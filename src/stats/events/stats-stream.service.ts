@@ -1,8 +1,9 @@
 import { Inject, Injectable, MessageEvent } from '@nestjs/common';
-import { interval, map, merge, Observable } from 'rxjs';
+import { merge, Observable } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { StatsService } from '../stats.service';
+import { heartbeats } from '../../common/wire/heartbeats';
 import { StreamLifecycle } from '../../common/wire/stream-lifecycle.service';
 import { StatsDelta, StatsEvents } from './stats-events';
 
@@ -17,10 +18,8 @@ export class StatsStreamService {
   ) {}
 
   open(): Observable<MessageEvent> {
-    const heartbeats = interval(this.config.streamHeartbeatMs).pipe(
-      map((n): MessageEvent => ({ type: 'stats-heartbeat', data: { heartbeat: n + 1 } })),
-    );
-    return merge(this.snapshotThenDeltas(), heartbeats).pipe(this.lifecycle.untilShutdown());
+    const beats = heartbeats('stats-heartbeat', this.config.streamHeartbeatMs);
+    return merge(this.snapshotThenDeltas(), beats).pipe(this.lifecycle.untilShutdown());
   }
 
   /**
