@@ -13,6 +13,8 @@ import { V1LeaderboardListBadgesResponseBody } from './dto/leaderboard-badges.dt
 import { V1LeaderboardPreviewAccountRankRequestBody, V1LeaderboardPreviewAccountRankResponseBody } from './dto/preview-rank.dto';
 import { LeaderboardBadgesService } from './leaderboard-badges.service';
 import { PreviewRankService } from './preview-rank.service';
+import { APP_THRESHOLDS, BucketLeadersService } from './bucket-leaders.service';
+import { BucketLeader, V1LeaderboardGetBucketLeadersRequestBody } from './dto/bucket-leaders.dto';
 
 @ApiTags('leaderboard')
 @Controller('v1')
@@ -21,6 +23,7 @@ export class LeaderboardsController {
     private readonly badgeBoards: LeaderboardBadgesService,
     private readonly accountBoards: AccountLeaderboardService,
     private readonly previews: PreviewRankService,
+    private readonly buckets: BucketLeadersService,
   ) {}
 
   @WireOperation({
@@ -49,6 +52,19 @@ export class LeaderboardsController {
   })
   previewAccountRank(@Body() body: V1LeaderboardPreviewAccountRankRequestBody): Promise<V1LeaderboardPreviewAccountRankResponseBody> {
     return this.previews.preview(body);
+  }
+
+  @WireOperation({
+    operationId: 'leaderboard.getBucketLeaders',
+    summary: 'Top account in each value bucket',
+    description: `A bare array. \`xp\`: buckets of \`bucketSize\` levels, the leader being the most xp; \`apps\`: buckets between the game-collector thresholds ${APP_THRESHOLDS.join(', ')}. The last bucket is open.`,
+    auth: 'any',
+    bareResponse: { type: 'array', items: { $ref: '#/components/schemas/BucketLeader' }, nullable: true },
+    extraModels: [BucketLeader],
+    errors: [400, 401, 422, 500],
+  })
+  getBucketLeaders(@Body() body: V1LeaderboardGetBucketLeadersRequestBody): Promise<BucketLeader[]> {
+    return this.buckets.leaders(body);
   }
 
   @WireOperation({

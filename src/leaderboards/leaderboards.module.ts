@@ -5,11 +5,12 @@ import { BadgesModule } from '../badges/badges.module';
 import { AccountLeaderboardService } from './account-leaderboard.service';
 import { LeaderboardBadgesService } from './leaderboard-badges.service';
 import { PreviewRankService } from './preview-rank.service';
+import { BucketLeadersService } from './bucket-leaders.service';
 import { LeaderboardsController } from './leaderboards.controller';
 
 @Module({
   imports: [BadgesModule, LeaderboardAccountsModule, AccountUpdatesModule],
   controllers: [LeaderboardsController],
-  providers: [AccountLeaderboardService, LeaderboardBadgesService, PreviewRankService],
+  providers: [AccountLeaderboardService, LeaderboardBadgesService, PreviewRankService, BucketLeadersService],
 })
 export class LeaderboardsModule {}

@@ -99,6 +99,34 @@ describe('leaderboard.getAccountLeaderboard', () => {
     await preview({ leaderboard: 'badge_completion_time', value: 3 }).expect(422);
   });
 
+  it('should name the leader of every level bucket, with its rank on the xp board', async () => {
+    const res = await ctx
+      .http()
+      .post('/v1/leaderboard.getBucketLeaders')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ leaderboard: 'xp', bucketSize: 20 })
+      .expect(200);
+    expect(Array.isArray(res.body)).toBe(true);
+    const xpBoard = await board({ leaderboard: 'xp', start: 1, end: 30 }).expect(200);
+    const rankOf = new Map(xpBoard.body.accounts.map((a: { steamId: string; rank: number }) => [a.steamId, a.rank]));
+    expect(res.body[0]).toMatchObject({ from: 0, to: 19 });
+    expect(res.body[res.body.length - 1].open).toBe(true);
+    for (const bucket of res.body) {
+      if (bucket.empty) continue;
+      expect(bucket.account.level).toBeGreaterThanOrEqual(bucket.from);
+      if (!bucket.open) expect(bucket.account.level).toBeLessThanOrEqual(bucket.to);
+      expect(bucket.score).toBe(bucket.account.xp);
+      expect(bucket.rank).toBe(rankOf.get(bucket.account.steamId));
+    }
+    const apps = await ctx
+      .http()
+      .post('/v1/leaderboard.getBucketLeaders')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ leaderboard: 'apps' })
+      .expect(200);
+    expect(apps.body[0]).toMatchObject({ from: 1, to: 4, open: false });
+  });
+
   it('should refuse windows over 100 ranks and unknown boards', async () => {
     await board({ leaderboard: 'xp', start: 1, end: 500 }).expect(403);
     await board({ leaderboard: 'nope' }).expect(422);

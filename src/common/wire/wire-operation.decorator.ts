@@ -28,6 +28,8 @@ export interface WireOperationOptions {
   response?: Type<unknown>;
   /** A bare response (a map or an array): no wrapper and no `$schema`; given as its JSON Schema. */
   bareResponse?: SchemaObject;
+  /** DTO classes the bare response refers to by `$ref`. */
+  extraModels?: Type<unknown>[];
   /** Error statuses the wire reference lists for the operation. */
   errors: number[];
   /** The operation takes no body: anything but nothing or `{}` is a 422. */
@@ -42,7 +44,7 @@ export interface WireOperationOptions {
 export function WireOperation(options: WireOperationOptions) {
   const decorators = [Post(options.operationId), HttpCode(options.response || options.bareResponse ? 200 : 204), ...contract(options)];
   if (options.bareResponse) {
-    decorators.push(ApiOkResponse({ schema: options.bareResponse }));
+    decorators.push(ApiExtraModels(...(options.extraModels ?? [])), ApiOkResponse({ schema: options.bareResponse }));
   } else if (options.response) {
     decorators.push(ApiOkResponse({ type: options.response }), SetMetadata(WIRE_SCHEMA, options.response.name));
   } else {
