@@ -3,6 +3,8 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
 import { ActivityModule } from './activity/activity.module';
 import { AppsModule } from './apps/apps.module';
+import { DonationsModule } from './donations/donations.module';
+import { SiteModule } from './site/site.module';
 import { ItemsModule } from './items/items.module';
 import { QueueModule } from './common/queue/queue.module';
 import { LeaderboardsModule } from './leaderboards/leaderboards.module';
@@ -37,6 +39,8 @@ export class ApiModule implements NestModule {
         AppsModule,
         ItemsModule,
         ActivityModule,
+        SiteModule,
+        DonationsModule,
         LeaderboardsModule,
         StatsModule,
       ],

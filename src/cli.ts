@@ -13,6 +13,10 @@ import { AppConfig } from './config/app-config';
 import { processConfig } from './config/config.module';
 import { QueueModule } from './common/queue/queue.module';
 import { CoreModule } from './core.module';
+import { DonationsModule } from './donations/donations.module';
+import { DonationsService } from './donations/donations.service';
+import { MaintenanceService } from './site/maintenance.service';
+import { SiteModule } from './site/site.module';
 import { prepareDatabase } from './database/prepare-database';
 import { exitOnBootFailure } from './boot';
 
@@ -25,6 +29,9 @@ const USAGE = `usage: npm run cli -- <command>
   session revoke <sessionId>
   role grant --account <accountId> --role <role>
   role revoke --account <accountId> --role <role>
+  maintenance create --title T --message M [--paths "*,/leaderboards"] [--starts ISO] [--ends ISO]
+  maintenance list | enable <uid> | disable <uid> | delete <uid>
+  donation record --cents N [--account <accountId>] [--at ISO]
 A new secret is printed as the last line of stdout, once; only its hash is stored.`;
 
 class UsageError extends Error {}
@@ -32,7 +39,10 @@ class UsageError extends Error {}
 @Module({})
 class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [CoreModule.forRoot(config), QueueModule, AuthModule, AccountsModule] };
+    return {
+      module: CliModule,
+      imports: [CoreModule.forRoot(config), QueueModule, AuthModule, AccountsModule, SiteModule, DonationsModule],
+    };
   }
 }
 
@@ -60,6 +70,38 @@ function accountIdFlag(flags: Map<string, string>, required: boolean): number | 
   }
   if (!/^\d+$/.test(raw) || Number(raw) > 2 ** 31 - 1) throw new UsageError('--account must be an account id (0..2147483647)');
   return Number(raw);
+}
+
+function dateFlag(flags: Map<string, string>, name: string): Date | undefined {
+  const raw = flags.get(name);
+  if (raw === undefined) return undefined;
+  const date = new Date(raw);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`--${name} must be an ISO date-time`);
+  return date;
+}
+
+async function maintenanceCommand(maintenance: MaintenanceService, action: string, uid: string | undefined, flags: Map<string, string>) {
+  if (action === 'create') {
+    const title = flags.get('title');
+    const message = flags.get('message');
+    if (!title || !message) throw new UsageError('maintenance create needs --title and --message');
+    const paths = flags
+      .get('paths')
+      ?.split(',')
+      .map((path) => path.trim())
+      .filter(Boolean);
+    const event = await maintenance.create({ title, message, paths, startsAt: dateFlag(flags, 'starts'), endsAt: dateFlag(flags, 'ends') });
+    out(`created ${event.uid}`);
+  } else if (action === 'list') {
+    for (const event of await maintenance.current())
+      out([event.uid, event.enabled ? 'enabled' : 'disabled', event.paths?.join(','), event.title].join('\t'));
+  } else if (['enable', 'disable', 'delete'].includes(action)) {
+    if (!uid) throw new UsageError(`maintenance ${action} needs a uid`);
+    const done = action === 'delete' ? await maintenance.remove(uid) : await maintenance.setEnabled(uid, action === 'enable');
+    out(done ? `${action}d ${uid}` : `no maintenance event ${uid}`);
+  } else {
+    throw new UsageError(`unknown command "maintenance ${action}"`);
+  }
 }
 
 function out(line: string): void {
@@ -125,6 +167,15 @@ async function run(argv: string[]): Promise<void> {
       if (action === 'grant') await accounts.grantRole(accountId, role);
       else await accounts.revokeRole(accountId, role);
       out(`${action === 'grant' ? 'granted' : 'revoked'} ${role} for account ${accountId}`);
+    } else if (area === 'maintenance') {
+      await maintenanceCommand(app.get(MaintenanceService), action, target, flags);
+    } else if (command === 'donation record') {
+      const cents = Number(flags.get('cents'));
+      if (!Number.isInteger(cents) || cents < 1) throw new UsageError('--cents must be a positive whole number');
+      const accountId = accountIdFlag(flags, false);
+      if (accountId !== undefined) await accounts.ensureAccount(accountId);
+      await app.get(DonationsService).record(cents, accountId ?? null, dateFlag(flags, 'at') ?? new Date());
+      out(`recorded a donation of ${cents} cents${accountId === undefined ? ' (anonymous)' : ` from account ${accountId}`}`);
     } else {
       throw new UsageError(`unknown command "${command}"`);
     }

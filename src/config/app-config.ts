@@ -20,6 +20,8 @@ export interface AppConfig {
   apiKeyRateLimitPerMinute: number;
   /** Interval of the heartbeat event on every event stream. */
   streamHeartbeatMs: number;
+  /** The monthly donation goal shown by donate.getGoal, in cents. */
+  donationGoalCents: number;
   platform: {
     mode: PlatformMode;
     apiUrl: string;
@@ -115,6 +117,7 @@ export function loadConfig(env: Env): AppConfig {
     refreshTtlDays: int(env, 'REFRESH_TTL_DAYS', 30, 1, 365),
     apiKeyRateLimitPerMinute: int(env, 'API_KEY_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
+    donationGoalCents: int(env, 'DONATION_GOAL_CENTS', 50_000, 0, 1_000_000_000),
     platform: {
       mode,
       apiUrl,

@@ -1,4 +1,6 @@
 import { ActivityEventEntity } from '../activity/entities/activity-event.entity';
+import { DonationEntity } from '../donations/entities/donation.entity';
+import { MaintenanceEventEntity } from '../site/entities/maintenance-event.entity';
 import { AccountAppEntity } from '../accounts/entities/account-app.entity';
 import { AccountBadgeEntity } from '../accounts/entities/account-badge.entity';
 import { AccountFriendEntity } from '../accounts/entities/account-friend.entity';
@@ -31,4 +33,6 @@ export const ENTITIES = [
   BadgeEntity,
   InventoryItemEntity,
   ActivityEventEntity,
+  MaintenanceEventEntity,
+  DonationEntity,
 ];

@@ -10,6 +10,7 @@ export class RedisChannel<T> {
   private readonly logger = new JsonLogger('RedisChannel');
   private readonly messages = new Subject<T>();
   private subscriber: Redis | null = null;
+  private subscribed: Promise<void> = Promise.resolve();
   private listeners = 0;
 
   constructor(
@@ -32,6 +33,14 @@ export class RedisChannel<T> {
     });
   }
 
+  /**
+   * Resolves once the subscription of the current listeners is active: a reader that takes a snapshot after
+   * this misses no message published after its snapshot.
+   */
+  ready(): Promise<void> {
+    return this.subscribed;
+  }
+
   async close(): Promise<void> {
     const subscriber = this.subscriber;
     this.subscriber = null;
@@ -48,8 +57,9 @@ export class RedisChannel<T> {
         this.logger.warn({ msg: 'ignoring a malformed message', channel: this.name });
       }
     });
-    subscriber
-      .subscribe(this.name)
-      .catch((error: unknown) => this.logger.error({ msg: 'subscription failed', channel: this.name, error: String(error) }));
+    this.subscribed = subscriber.subscribe(this.name).then(
+      () => undefined,
+      (error: unknown) => this.logger.error({ msg: 'subscription failed', channel: this.name, error: String(error) }),
+    );
   }
 }

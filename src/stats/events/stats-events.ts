@@ -32,6 +32,11 @@ export class StatsEvents implements OnModuleDestroy {
     return this.channel.listen();
   }
 
+  /** Resolves once the listeners' subscription is active (see RedisChannel.ready). */
+  ready(): Promise<void> {
+    return this.channel.ready();
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.channel.close();
   }

@@ -23,8 +23,8 @@ export class StatsStreamService {
   }
 
   /**
-   * Listens before reading the snapshot so no delta is lost in between; deltas published before the read
-   * began are already in the snapshot and are dropped.
+   * Reads the snapshot once the subscription is active, so no delta is lost in between; deltas published
+   * before the read began are already in the snapshot and are dropped.
    */
   private snapshotThenDeltas(): Observable<MessageEvent> {
     const updated = (delta: StatsDelta): MessageEvent => ({ type: 'stats-updated', data: delta });
@@ -32,15 +32,15 @@ export class StatsStreamService {
       const early: StatsDelta[] = [];
       let live = false;
       const subscription = this.events.stream().subscribe((delta) => (live ? observer.next(updated(delta)) : early.push(delta)));
-      const startedAt = new Date().toISOString();
-      this.stats.getStats().then(
-        (snapshot) => {
-          observer.next({ type: 'stats-snapshot', data: { $schema: `${this.config.publicBaseUrl}/schemas/V1Stats.json`, ...snapshot } });
-          for (const delta of early) if (delta.date >= startedAt) observer.next(updated(delta));
-          live = true;
-        },
-        (error: unknown) => observer.error(error),
-      );
+      const begin = async () => {
+        await this.events.ready();
+        const startedAt = new Date().toISOString();
+        const snapshot = await this.stats.getStats();
+        observer.next({ type: 'stats-snapshot', data: { $schema: `${this.config.publicBaseUrl}/schemas/V1Stats.json`, ...snapshot } });
+        for (const delta of early) if (delta.date >= startedAt) observer.next(updated(delta));
+        live = true;
+      };
+      begin().catch((error: unknown) => observer.error(error));
       return () => subscription.unsubscribe();
     });
   }

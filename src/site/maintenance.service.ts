@@ -1,0 +1,86 @@
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { RedisChannel } from '../common/redis/redis-channel';
+import { REDIS, redisKey } from '../common/redis/redis.module';
+import { MaintenanceEvent } from './dto/maintenance.dto';
+import { MaintenanceEventEntity } from './entities/maintenance-event.entity';
+
+export interface NewMaintenanceEvent {
+  title: string;
+  message: string;
+  paths?: string[];
+  startsAt?: Date | null;
+  endsAt?: Date | null;
+  enabled?: boolean;
+  createdBy?: number | null;
+}
+
+/** Site-wide broadcasts: kept in PostgreSQL, and every change announced so open `site.subscribe` streams resend the set. */
+@Injectable()
+export class MaintenanceService implements OnModuleDestroy {
+  readonly changes: RedisChannel<{ changed: true }>;
+
+  constructor(
+    @InjectRepository(MaintenanceEventEntity) private readonly events: Repository<MaintenanceEventEntity>,
+    @Inject(REDIS) redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.changes = new RedisChannel(redis, redisKey(config, 'events', 'site'));
+  }
+
+  async create(input: NewMaintenanceEvent): Promise<MaintenanceEventEntity> {
+    const saved = await this.events.save(
+      this.events.create({
+        uid: `mnt_${randomBytes(4).toString('hex')}`,
+        title: input.title,
+        message: input.message,
+        paths: input.paths?.length ? input.paths : ['*'],
+        startsAt: input.startsAt ?? null,
+        endsAt: input.endsAt ?? null,
+        enabled: input.enabled ?? true,
+        createdBy: input.createdBy ?? null,
+      }),
+    );
+    await this.changes.publish({ changed: true });
+    return saved;
+  }
+
+  async setEnabled(uid: string, enabled: boolean): Promise<boolean> {
+    const result = await this.events.update({ uid }, { enabled });
+    if (result.affected) await this.changes.publish({ changed: true });
+    return Boolean(result.affected);
+  }
+
+  async remove(uid: string): Promise<boolean> {
+    const result = await this.events.delete({ uid });
+    if (result.affected) await this.changes.publish({ changed: true });
+    return Boolean(result.affected);
+  }
+
+  /** The full current set, newest first, as the stream sends it. */
+  async current(): Promise<MaintenanceEvent[]> {
+    const rows = await this.events.find({ order: { createdAt: 'DESC' } });
+    return rows.map((row) => ({
+      $schema: `${this.config.publicBaseUrl}/schemas/MaintenanceEvent.json`,
+      uid: row.uid,
+      title: row.title,
+      message: row.message,
+      enabled: row.enabled,
+      paths: row.paths,
+      ...(row.startsAt ? { startsAt: row.startsAt.toISOString() } : {}),
+      ...(row.endsAt ? { endsAt: row.endsAt.toISOString() } : {}),
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      ...(row.createdBy !== null ? { createdBy: row.createdBy } : {}),
+    }));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.changes.close();
+  }
+}

@@ -1,0 +1,40 @@
+import { Controller, Inject, MessageEvent } from '@nestjs/common';
+import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
+import { defer, from, map, merge, mergeMap, Observable } from 'rxjs';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { heartbeats } from '../common/wire/heartbeats';
+import { StreamLifecycle } from '../common/wire/stream-lifecycle.service';
+import { WireStream } from '../common/wire/wire-operation.decorator';
+import { MaintenanceEvent } from './dto/maintenance.dto';
+import { MaintenanceService } from './maintenance.service';
+
+@ApiTags('site')
+@ApiExtraModels(MaintenanceEvent)
+@Controller('v1')
+export class SiteController {
+  constructor(
+    private readonly maintenance: MaintenanceService,
+    private readonly lifecycle: StreamLifecycle,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @WireStream({
+    operationId: 'site.subscribe',
+    summary: 'Site-wide broadcasts (maintenance, announcements)',
+    auth: 'optional',
+    errors: [500],
+    events: [
+      '- `maintenance-changed`: `{items: MaintenanceEvent[]}`, the full current set: on connect and after every change',
+      '- `heartbeat`: `{heartbeat: int}`, a counter, every `STREAM_HEARTBEAT_MS`',
+    ].join('\n'),
+  })
+  subscribe(): Observable<MessageEvent> {
+    const snapshot = () =>
+      defer(() => from(this.maintenance.current())).pipe(map((items): MessageEvent => ({ type: 'maintenance-changed', data: { items } })));
+    // Listen first; the first snapshot is read once the subscription is active, so no change falls in between.
+    const updates = this.maintenance.changes.listen().pipe(mergeMap(() => snapshot()));
+    const first = defer(() => from(this.maintenance.changes.ready())).pipe(mergeMap(() => snapshot()));
+    return merge(updates, first, heartbeats('heartbeat', this.config.streamHeartbeatMs)).pipe(this.lifecycle.untilShutdown());
+  }
+}
