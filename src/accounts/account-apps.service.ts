@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SqlConditions } from '../common/sql-conditions';
+import { SearchTrendsService } from '../search/search-trends.service';
 import { AccountLookupService } from './account-lookup.service';
 import { APPS_PAGE_SIZE, V1AccountListAppsRequest, V1AccountListAppsResponseBody } from './dto/list-apps.dto';
 
@@ -10,11 +11,13 @@ import { APPS_PAGE_SIZE, V1AccountListAppsRequest, V1AccountListAppsResponseBody
 export class AccountAppsService {
   constructor(
     private readonly lookup: AccountLookupService,
+    private readonly searches: SearchTrendsService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async list(request: V1AccountListAppsRequest): Promise<V1AccountListAppsResponseBody> {
+  async list(request: V1AccountListAppsRequest, searcher?: string): Promise<V1AccountListAppsResponseBody> {
     const { accountId } = await this.lookup.findTracked(request);
+    if (request.search && searcher) await this.searches.record('app', request.search, searcher);
     const where = new SqlConditions();
     where.add((p) => `aa.account_id = ${p}`, accountId);
     where.range('aa.playtime', request.filters?.playtime);

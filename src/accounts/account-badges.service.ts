@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { toAppBadge } from '../apps/mappers/app-badge.mapper';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
 import { SqlConditions } from '../common/sql-conditions';
+import { SearchTrendsService } from '../search/search-trends.service';
 import { AccountLookupService } from './account-lookup.service';
 import { AccountSearch } from './dto/account-search.dto';
 import { BADGES_PAGE_SIZE, V1AccountListBadgesRequest, V1AccountListBadgesResponseBody } from './dto/list-badges.dto';
@@ -22,11 +23,13 @@ export class AccountBadgesService {
   constructor(
     private readonly lookup: AccountLookupService,
     private readonly catalog: BadgeCatalogService,
+    private readonly searches: SearchTrendsService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async list(request: V1AccountListBadgesRequest): Promise<V1AccountListBadgesResponseBody> {
+  async list(request: V1AccountListBadgesRequest, searcher?: string): Promise<V1AccountListBadgesResponseBody> {
     const { accountId } = await this.lookup.findTracked(request);
+    if (request.search && searcher) await this.searches.record('badge', request.search, searcher);
     const where = this.conditions(accountId, request);
     const order = request.order ?? {};
     const direction = order.direction === 'asc' ? 'ASC' : 'DESC';

@@ -11,6 +11,7 @@ import { toProfile } from './mappers/profile.mapper';
 import { scarcityBucket } from './mappers/badge-stats.mapper';
 import { UpdateProgressService } from './updates/update-progress.service';
 import { AccountViewsService } from './views/account-views.service';
+import { SearchTrendsService } from '../search/search-trends.service';
 import { JsonLogger } from '../common/logging/json-logger';
 
 /** Reads of one account: profile, badge statistics, update progress. */
@@ -22,6 +23,7 @@ export class AccountProfileService {
     private readonly lookup: AccountLookupService,
     private readonly progress: UpdateProgressService,
     private readonly views: AccountViewsService,
+    private readonly searches: SearchTrendsService,
     @InjectRepository(AccountRoleEntity) private readonly roles: Repository<AccountRoleEntity>,
     @InjectRepository(AccountUpdateEntity) private readonly runs: Repository<AccountUpdateEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -30,11 +32,13 @@ export class AccountProfileService {
   /** The profile; a `visitor` (see AccountViewsService.visitor) counts as one view of it. */
   async getInfo(selector: AccountSelector, visitor?: string): Promise<V1AccountGetInfoResponseBody> {
     const account = await this.lookup.findTracked(selector);
-    // A view that cannot be counted must not cost the caller the profile.
-    if (visitor)
+    if (visitor) {
+      // A look-up by vanity is a search; neither count may cost the caller the profile.
+      if (selector.vanity) await this.searches.record('account', selector.vanity.value, visitor);
       await this.views
         .record(account.accountId, visitor)
         .catch((error: unknown) => this.logger.warn({ msg: 'view not counted', error: String(error) }));
+    }
     const roles = await this.roles.find({ where: { accountId: account.accountId }, order: { rating: 'DESC', role: 'ASC' } });
     return toProfile(account, roles);
   }

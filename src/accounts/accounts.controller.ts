@@ -23,6 +23,11 @@ import { V1AccountBadgeStats } from './dto/badge-stats.dto';
 import { V1AccountUpdateProgressResponseBody } from './dto/update-progress.dto';
 import { AccountUpdateQueueService } from './updates/account-update-queue.service';
 
+/** Who searched, for trending searches: the credential (one API key counts as one searcher). */
+function searcherOf(principal: Principal): string {
+  return principal.kind === 'api-key' ? principal.keyId : principal.sessionId;
+}
+
 @ApiTags('account')
 @Controller('v1')
 export class AccountsController {
@@ -104,8 +109,8 @@ export class AccountsController {
     response: V1AccountListBadgesResponseBody,
     errors: [400, 401, 404, 422, 500],
   })
-  listBadges(@Body() body: V1AccountListBadgesRequest): Promise<V1AccountListBadgesResponseBody> {
-    return this.badges.list(body);
+  listBadges(@Body() body: V1AccountListBadgesRequest, @CurrentPrincipal() principal: Principal): Promise<V1AccountListBadgesResponseBody> {
+    return this.badges.list(body, searcherOf(principal));
   }
 
   @WireOperation({
@@ -116,8 +121,8 @@ export class AccountsController {
     response: V1AccountListAppsResponseBody,
     errors: [400, 401, 404, 422, 500],
   })
-  listApps(@Body() body: V1AccountListAppsRequest): Promise<V1AccountListAppsResponseBody> {
-    return this.apps.list(body);
+  listApps(@Body() body: V1AccountListAppsRequest, @CurrentPrincipal() principal: Principal): Promise<V1AccountListAppsResponseBody> {
+    return this.apps.list(body, searcherOf(principal));
   }
 
   @WireOperation({

@@ -10,6 +10,7 @@ import { AccountFriendEntity } from './entities/account-friend.entity';
 import { AccountProfileService } from './account-profile.service';
 import { BadgesModule } from '../badges/badges.module';
 import { LeaderboardAccountsModule } from './leaderboard-accounts.module';
+import { SearchModule } from '../search/search.module';
 import { AccountsController } from './accounts.controller';
 import { AccountStreamController } from './account-stream.controller';
 import { OwnAccountController } from './own-account.controller';
@@ -35,6 +36,7 @@ import { AccountEntity } from './entities/account.entity';
     AccountUpdatesModule,
     BadgesModule,
     LeaderboardAccountsModule,
+    SearchModule,
     TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity, AccountFriendEntity]),
   ],
   controllers: [AccountsController, AccountSettingsController, AccountStreamController, OwnAccountController],

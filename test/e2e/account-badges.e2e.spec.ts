@@ -124,6 +124,26 @@ describe('account.listBadges and account.getBadgeHeatmap', () => {
     expect(total).toBe(xp);
   });
 
+  it('should rank the searches typed into badge listings', async () => {
+    await list({ search: 'Alpha' }).expect(200);
+    await list({ search: 'alpha ' }).expect(200);
+    await list({ search: 'Beta' }).expect(200);
+    const other = await ctx.apiKey(accountId);
+    await ctx
+      .http()
+      .post('/v1/account.listBadges')
+      .set('Authorization', `Bearer ${other}`)
+      .send({ id: { accountId }, search: 'beta' })
+      .expect(200);
+    const res = await ctx.http().post('/v1/search.getTrending').send({ source: 'badge', window: '24h' }).expect(200);
+    expect(res.body.searches.slice(0, 2)).toEqual([
+      { query: 'Beta', uniqueSearchers: 2, totalSearches: 2 },
+      { query: 'Alpha', uniqueSearchers: 1, totalSearches: 2 },
+    ]);
+    const apps = await ctx.http().post('/v1/search.getTrending').send({ source: 'app', window: '7d' }).expect(200);
+    expect(apps.body.searches).toEqual([]);
+  });
+
   it('should count badges per month in the heatmap, as a bare map', async () => {
     const res = await ctx
       .http()

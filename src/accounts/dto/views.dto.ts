@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { TRENDING_WINDOWS } from '../../common/redis/trending-counter';
 import { LeaderboardAccount } from './leaderboard-account.dto';
 
-export const VIEW_WINDOWS = ['24h', '7d', '30d'] as const;
+export const VIEW_WINDOWS = TRENDING_WINDOWS;
 
 const count = (description: string) => ApiProperty({ type: 'integer', description });
 

@@ -1,0 +1,87 @@
+import Redis from 'ioredis';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Buckets outlive the longest window (30 days) by a margin. */
+const RETENTION_SECONDS = 32 * 86_400;
+
+export const TRENDING_WINDOWS = ['24h', '7d', '30d'] as const;
+export type TrendingWindow = (typeof TRENDING_WINDOWS)[number];
+
+export interface TrendingCounts {
+  unique: number;
+  total: number;
+}
+
+/**
+ * One hit in the hour and day buckets: a counter and a HyperLogLog of visitors per member, and per bucket the
+ * members ranked by hits and by hits of visitors new to that bucket.
+ */
+const RECORD_HIT = `
+for i = 0, 1 do
+  local base = i * 4
+  redis.call('INCR', KEYS[base + 1]); redis.call('EXPIRE', KEYS[base + 1], ARGV[3])
+  local fresh = redis.call('PFADD', KEYS[base + 2], ARGV[2]); redis.call('EXPIRE', KEYS[base + 2], ARGV[3])
+  redis.call('ZINCRBY', KEYS[base + 3], 1, ARGV[1]); redis.call('EXPIRE', KEYS[base + 3], ARGV[3])
+  if fresh == 1 then redis.call('ZINCRBY', KEYS[base + 4], 1, ARGV[1]) end
+  redis.call('EXPIRE', KEYS[base + 4], ARGV[3])
+end
+return 1`;
+
+/**
+ * Hits and distinct visitors per member (a profile, a search query) over sliding windows, in Redis: 24 h from
+ * hourly buckets, 7 d and 30 d from daily ones. Rankings sum each bucket's distinct visitors; the counts of a
+ * member are exact unions over the window.
+ */
+export class TrendingCounter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly namespace: string,
+  ) {}
+
+  async hit(member: string, visitor: string, at = new Date()): Promise<void> {
+    const keys = [this.bucket('h', at), this.bucket('d', at)].flatMap((bucket) => [
+      this.key('total', bucket, member),
+      this.key('visitors', bucket, member),
+      this.key('rank-total', bucket),
+      this.key('rank-unique', bucket),
+    ]);
+    await this.redis.eval(RECORD_HIT, keys.length, ...keys, member, visitor, RETENTION_SECONDS);
+  }
+
+  async counts(member: string, window: TrendingWindow, now = new Date()): Promise<TrendingCounts> {
+    const buckets = this.buckets(window, now);
+    const [totals, unique] = await Promise.all([
+      this.redis.mget(buckets.map((bucket) => this.key('total', bucket, member))),
+      this.redis.pfcount(...buckets.map((bucket) => this.key('visitors', bucket, member))),
+    ]);
+    return { unique, total: totals.reduce((sum, value) => sum + Number(value ?? 0), 0) };
+  }
+
+  /** The `limit` members with the most distinct visitors (summed per bucket), with their exact counts. */
+  async top(window: TrendingWindow, limit: number, now = new Date()): Promise<({ member: string } & TrendingCounts)[]> {
+    const buckets = this.buckets(window, now);
+    const union = this.key('union', window, now.getTime(), Math.random().toString(36).slice(2));
+    const [, [, members]] = (await this.redis
+      .multi()
+      .zunionstore(union, buckets.length, ...buckets.map((bucket) => this.key('rank-unique', bucket)))
+      .zrevrange(union, 0, limit - 1)
+      .del(union)
+      .exec()) as [unknown, [null, string[]], unknown];
+    const counted = await Promise.all(members.map(async (member) => ({ member, ...(await this.counts(member, window, now)) })));
+    return counted.sort((a, b) => b.unique - a.unique || b.total - a.total || a.member.localeCompare(b.member));
+  }
+
+  private buckets(window: TrendingWindow, now: Date): string[] {
+    const [unit, count, step] = window === '24h' ? (['h', 24, HOUR_MS] as const) : (['d', window === '7d' ? 7 : 30, DAY_MS] as const);
+    return Array.from({ length: count }, (_, i) => this.bucket(unit, new Date(now.getTime() - i * step)));
+  }
+
+  private bucket(unit: 'h' | 'd', at: Date): string {
+    return `${unit}${at.toISOString().slice(0, unit === 'h' ? 13 : 10)}`;
+  }
+
+  private key(...parts: (string | number)[]): string {
+    return [this.namespace, ...parts].join(':');
+  }
+}
