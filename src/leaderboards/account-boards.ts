@@ -59,3 +59,21 @@ export const PREVIEW_BOARDS = ACCOUNT_BOARDS.filter((board) => COLUMN_BOARDS[boa
 /** The widest window one request may ask for. */
 export const MAX_WINDOW = 100;
 export const DEFAULT_WINDOW = 10;
+
+/** The boards `leaderboard.getChanges` measures (`Leaderboard D`): every column board. */
+export const CHANGE_BOARDS = ACCOUNT_BOARDS.filter((board) => COLUMN_BOARDS[board]);
+
+/** The counter an update records before and after itself for a board, when it records one. */
+export const SNAPSHOT_COUNTERS: Partial<Record<AccountBoard, string>> = {
+  apps: 'apps',
+  bans: 'bans',
+  game_bans: 'gameBans',
+  vac_bans: 'vacBans',
+  foil_badges: 'foilBadges',
+  normal_badges: 'normalBadges',
+  badges: 'badges',
+  playtime: 'playtime',
+  valid_playtime: 'playtime',
+  steam_sets: 'siteScore',
+  xp: 'xp',
+};

@@ -13,6 +13,8 @@ import { V1LeaderboardListBadgesResponseBody } from './dto/leaderboard-badges.dt
 import { V1LeaderboardPreviewAccountRankRequestBody, V1LeaderboardPreviewAccountRankResponseBody } from './dto/preview-rank.dto';
 import { LeaderboardBadgesService } from './leaderboard-badges.service';
 import { PreviewRankService } from './preview-rank.service';
+import { ChangesService } from './changes.service';
+import { LeaderboardGetChangesRequestBody, LeaderboardGetChangesResponseBody } from './dto/changes.dto';
 import { APP_THRESHOLDS, BucketLeadersService } from './bucket-leaders.service';
 import { BucketLeader, V1LeaderboardGetBucketLeadersRequestBody } from './dto/bucket-leaders.dto';
 
@@ -24,6 +26,7 @@ export class LeaderboardsController {
     private readonly accountBoards: AccountLeaderboardService,
     private readonly previews: PreviewRankService,
     private readonly buckets: BucketLeadersService,
+    private readonly changes: ChangesService,
   ) {}
 
   @WireOperation({
@@ -65,6 +68,19 @@ export class LeaderboardsController {
   })
   getBucketLeaders(@Body() body: V1LeaderboardGetBucketLeadersRequestBody): Promise<BucketLeader[]> {
     return this.buckets.leaders(body);
+  }
+
+  @WireOperation({
+    operationId: 'leaderboard.getChanges',
+    summary: 'Top movers over a window on a leaderboard',
+    description:
+      'Sorted by the size of the change. The old score is what an account’s first update in the window found before it ran; accounts first added in the window have no old score and are not listed. Awards and points boards never move (no update records them). No credential needed.',
+    auth: 'optional',
+    response: LeaderboardGetChangesResponseBody,
+    errors: [400, 422, 500],
+  })
+  getChanges(@Body() body: LeaderboardGetChangesRequestBody): Promise<LeaderboardGetChangesResponseBody> {
+    return this.changes.changes(body);
   }
 
   @WireOperation({

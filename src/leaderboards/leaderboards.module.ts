@@ -6,11 +6,12 @@ import { AccountLeaderboardService } from './account-leaderboard.service';
 import { LeaderboardBadgesService } from './leaderboard-badges.service';
 import { PreviewRankService } from './preview-rank.service';
 import { BucketLeadersService } from './bucket-leaders.service';
+import { ChangesService } from './changes.service';
 import { LeaderboardsController } from './leaderboards.controller';
 
 @Module({
   imports: [BadgesModule, LeaderboardAccountsModule, AccountUpdatesModule],
   controllers: [LeaderboardsController],
-  providers: [AccountLeaderboardService, LeaderboardBadgesService, PreviewRankService, BucketLeadersService],
+  providers: [AccountLeaderboardService, LeaderboardBadgesService, PreviewRankService, BucketLeadersService, ChangesService],
 })
 export class LeaderboardsModule {}

@@ -53,6 +53,40 @@ describe('activity feeds', () => {
     }
   });
 
+  it('should list the account as a mover on the xp board', async () => {
+    const [run] = await ctx.dataSource.query(
+      `SELECT before, after FROM account_updates WHERE account_id = $1 AND status = 'completed' ORDER BY finished_at DESC LIMIT 1`,
+      [accountId],
+    );
+    const res = await ctx
+      .http()
+      .post('/v1/leaderboard.getChanges')
+      .send({ leaderboard: 'xp', window: '24h', metric: 'score', direction: 'improvements' })
+      .expect(200);
+    expect(res.body.changes).toEqual([
+      expect.objectContaining({
+        accountId,
+        oldScore: run.before.xp,
+        newScore: run.after.xp,
+        scoreDelta: run.after.xp - run.before.xp,
+        oldRank: 1,
+        newRank: 1,
+        rankDelta: 0,
+      }),
+    ]);
+    const declines = await ctx
+      .http()
+      .post('/v1/leaderboard.getChanges')
+      .send({ leaderboard: 'xp', window: '24h', metric: 'score', direction: 'declines' })
+      .expect(200);
+    expect(declines.body.changes).toEqual([]);
+    await ctx
+      .http()
+      .post('/v1/leaderboard.getChanges')
+      .send({ leaderboard: 'xp', window: '2d', metric: 'score', direction: 'declines' })
+      .expect(422);
+  });
+
   it('should page with a cursor and filter by event type', async () => {
     const all = await ctx.http().post('/v1/activity.listGlobalFeed').send({ limit: 100 }).expect(200);
     const first = await ctx.http().post('/v1/activity.listGlobalFeed').send({ limit: 1 }).expect(200);

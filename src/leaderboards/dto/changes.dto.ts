@@ -1,0 +1,49 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { AccountBoard, CHANGE_BOARDS } from '../account-boards';
+
+export const CHANGE_WINDOWS = ['24h', '7d', '30d', '90d', '1y'] as const;
+export const TOP_FILTERS = ['10', '50', '100', '500', '1000', 'all'] as const;
+
+export class LeaderboardGetChangesRequestBody {
+  @ApiProperty({ enum: CHANGE_BOARDS, example: 'xp' }) @IsIn(CHANGE_BOARDS) leaderboard: AccountBoard;
+  @ApiProperty({ enum: CHANGE_WINDOWS, example: '7d' }) @IsIn(CHANGE_WINDOWS) window: (typeof CHANGE_WINDOWS)[number];
+  @ApiProperty({ enum: ['score', 'rank'] }) @IsIn(['score', 'rank']) metric: 'score' | 'rank';
+  @ApiProperty({ enum: ['improvements', 'declines'] }) @IsIn(['improvements', 'declines']) direction: 'improvements' | 'declines';
+
+  @ApiPropertyOptional({ enum: TOP_FILTERS, default: 'all', description: 'Only accounts in the top N at either end of the window.' })
+  @IsOptional()
+  @IsIn(TOP_FILTERS)
+  topFilter?: (typeof TOP_FILTERS)[number];
+
+  @ApiPropertyOptional({ type: 'integer', default: 100, minimum: 1, maximum: 1000 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+
+  @ApiPropertyOptional({ type: 'integer', default: 0, minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(10_000_000)
+  offset?: number;
+}
+
+export class LeaderboardChange {
+  @ApiProperty({ type: 'integer' }) accountId: number;
+  @ApiProperty({ type: 'integer' }) oldRank: number;
+  @ApiProperty({ type: 'integer' }) newRank: number;
+  @ApiProperty({ type: 'integer', description: 'oldRank − newRank: positive is a climb.' }) rankDelta: number;
+  @ApiProperty({ type: 'integer' }) oldScore: number;
+  @ApiProperty({ type: 'integer' }) newScore: number;
+  @ApiProperty({ type: 'integer' }) scoreDelta: number;
+  @ApiProperty({ format: 'date-time', description: 'The latest update in the window.' }) latestDate: string;
+  @ApiPropertyOptional({ type: LeaderboardAccount, nullable: true }) account?: LeaderboardAccount | null;
+}
+
+export class LeaderboardGetChangesResponseBody {
+  @ApiProperty({ type: [LeaderboardChange], nullable: true }) changes: LeaderboardChange[] | null;
+}
