@@ -19,7 +19,6 @@ import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
 import { SchemasController } from './common/openapi/schemas.controller';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
 import { SchemaLinkInterceptor } from './common/wire/schema-link.interceptor';
-import { StreamLifecycleModule } from './common/wire/stream-lifecycle.service';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { StatsModule } from './stats/stats.module';
@@ -32,7 +31,6 @@ export class ApiModule implements NestModule {
       module: ApiModule,
       imports: [
         CoreModule.forRoot(config),
-        StreamLifecycleModule,
         QueueModule,
         AuthModule,
         AccountsModule,

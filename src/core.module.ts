@@ -2,12 +2,17 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { RedisModule } from './common/redis/redis.module';
+import { StreamLifecycleModule } from './common/wire/stream-lifecycle.service';
 import { DatabaseModule } from './database/database.module';
 
-/** What both processes (API and worker) and the CLI stand on: validated config, PostgreSQL and Redis. */
+/** What both processes (API and worker) and the CLI stand on: validated config, PostgreSQL, Redis, stream shutdown. */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: CoreModule, imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule], exports: [ConfigModule] };
+    return {
+      module: CoreModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, StreamLifecycleModule],
+      exports: [ConfigModule],
+    };
   }
 }

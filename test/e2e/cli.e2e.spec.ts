@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startTestApp, TestContext } from '../support/test-app';
+
+const run = promisify(execFile);
+
+describe('the operator CLI', () => {
+  let ctx: TestContext;
+  const root = join(__dirname, '..', '..');
+  const cli = (...args: string[]) =>
+    run(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', 'cli.ts'), ...args], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: ctx.config.databaseUrl,
+        REDIS_URL: ctx.config.redisUrl,
+        REDIS_PREFIX: ctx.config.redisPrefix,
+      },
+    });
+
+  beforeAll(async () => {
+    ctx = await startTestApp('cli');
+  });
+  afterAll(() => ctx.close());
+
+  it('should mint an API key and a session whose secrets are the last line, usable at once', async () => {
+    const key = (await cli('api-key', 'create', '--account', '42', '--name', 'ci')).stdout.trim().split('\n').pop()!;
+    expect(key).toMatch(/^sk_[0-9a-f]{12}_/);
+    const [row] = await ctx.dataSource.query('SELECT name, secret_hash FROM api_keys WHERE account_id = 42');
+    expect(row).toEqual({ name: 'ci', secret_hash: createHash('sha256').update(key).digest('hex') });
+    await ctx.http().post('/v1/stats.getStats').set('Authorization', `Bearer ${key}`).expect(200);
+
+    const session = (await cli('session', 'create', '--account', '42')).stdout.trim().split('\n').pop()!;
+    expect(session).toMatch(/^auth_/);
+    await ctx.http().post('/v1/account.getSettings').set('Authorization', `Bearer ${session}`).expect(200);
+
+    const listed = (await cli('api-key', 'list', '--account', '42')).stdout;
+    expect(listed).toContain('active');
+    expect(listed).not.toContain(key);
+  }, 60_000);
+
+  it('should exit with usage on a bad command', async () => {
+    await expect(cli('api-key', 'create')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--account is required') });
+  }, 30_000);
+});
