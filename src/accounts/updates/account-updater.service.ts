@@ -52,13 +52,14 @@ export class AccountUpdater {
   /** Marks the run in progress (creating its record if a recovered job has none) and returns its progress. */
   private async start(accountId: number, runId: string): Promise<ProgressSnapshot> {
     const now = new Date();
-    await this.accounts.update({ accountId }, { lastQueueStatus: 'in_progress' });
+    // The attempt is counted before the account shows it as running, so a crash at any point is accounted for.
     const existing = await this.runs.findOne({ where: { runId } });
     const run = existing ?? this.runs.create({ runId, accountId, queuedAt: now, steps: [] });
     run.status = 'in_progress';
     run.startedAt = now;
     run.attempts = (run.attempts ?? 0) + 1;
     await this.runs.save(run);
+    await this.accounts.update({ accountId }, { lastQueueStatus: 'in_progress' });
     const snapshot = { ...UpdateProgressService.initial(accountId, runId, run.queuedAt), status: 'in_progress' as const };
     await this.progress.publish(snapshot);
     return snapshot;
