@@ -32,15 +32,19 @@ export class AccountProfileService {
   /** The profile; a `visitor` (see AccountViewsService.visitor) counts as one view of it. */
   async getInfo(selector: AccountSelector, visitor?: string): Promise<V1AccountGetInfoResponseBody> {
     const account = await this.lookup.findTracked(selector);
-    if (visitor) {
-      // A look-up by vanity is a search; neither count may cost the caller the profile.
-      if (selector.vanity) await this.searches.record('account', selector.vanity.value, visitor);
-      await this.views
-        .record(account.accountId, visitor)
-        .catch((error: unknown) => this.logger.warn({ msg: 'view not counted', error: String(error) }));
-    }
+    // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
+    if (visitor) void this.countVisit(account.accountId, visitor, selector.vanity?.value);
     const roles = await this.roles.find({ where: { accountId: account.accountId }, order: { rating: 'DESC', role: 'ASC' } });
     return toProfile(account, roles);
+  }
+
+  private async countVisit(accountId: number, visitor: string, vanity: string | undefined): Promise<void> {
+    try {
+      if (vanity) await this.searches.record('account', vanity, visitor);
+      await this.views.record(accountId, visitor);
+    } catch (error) {
+      this.logger.warn({ msg: 'view not counted', error: String(error) });
+    }
   }
 
   async getBadgeStats(selector: AccountSelector): Promise<V1AccountBadgeStats> {

@@ -44,7 +44,8 @@ describe('the API process', () => {
     expect(healthy).toBe(true);
     expect((await fetch(`http://127.0.0.1:${port}/docs/`)).status).toBe(200);
     const summaries = await fetch(`http://127.0.0.1:${simulatorPort}/ISteamUser/GetPlayerSummaries/v2/?steamids=76561197960265729`);
-    expect((await summaries.json()).response.players).toHaveLength(1);
+    const body = (await summaries.json()) as { response: { players: unknown[] } };
+    expect(body.response.players).toHaveLength(1);
     // Nest closes the application, then re-raises the signal: a prompt exit by SIGTERM is a clean stop.
     const exited = new Promise((resolve) => api.once('exit', (code, signal) => resolve(code ?? signal)));
     api.kill('SIGTERM');
