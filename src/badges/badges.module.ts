@@ -3,12 +3,13 @@ import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.modu
 import { BadgeCatalogService } from './badge-catalog.service';
 import { BadgeCraftersService } from './badge-crafters.service';
 import { BadgesController } from './badges.controller';
+import { BadgeTagsService } from './tags/badge-tags.service';
 
 /** Badge definitions, their holder statistics (shared with apps and leaderboards) and their crafters. */
 @Module({
   imports: [LeaderboardAccountsModule],
   controllers: [BadgesController],
-  providers: [BadgeCatalogService, BadgeCraftersService],
+  providers: [BadgeCatalogService, BadgeCraftersService, BadgeTagsService],
   exports: [BadgeCatalogService],
 })
 export class BadgesModule {}

@@ -7,7 +7,9 @@ import { AccountFriendEntity } from '../accounts/entities/account-friend.entity'
 import { AccountGroupEntity } from '../accounts/entities/account-group.entity';
 import { AccountUpdateEntity } from '../accounts/entities/account-update.entity';
 import { AppEntity } from '../apps/entities/app.entity';
+import { BadgeTagEntity } from '../badges/entities/badge-tag.entity';
 import { BadgeEntity } from '../badges/entities/badge.entity';
+import { TagEntity } from '../badges/entities/tag.entity';
 import { InventoryItemEntity } from '../items/entities/inventory-item.entity';
 import { AccountRoleEntity } from '../accounts/entities/account-role.entity';
 import { AccountSettingsEntity } from '../accounts/entities/account-settings.entity';
@@ -35,4 +37,6 @@ export const ENTITIES = [
   ActivityEventEntity,
   MaintenanceEventEntity,
   DonationEntity,
+  TagEntity,
+  BadgeTagEntity,
 ];

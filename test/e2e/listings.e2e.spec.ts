@@ -87,6 +87,54 @@ describe('badge.listCrafters and app.listOwners', () => {
     expect(res.body.maxPageSize).toBe(100);
   });
 
+  it('should let tag editors read and replace a badge’s tags with optimistic concurrency', async () => {
+    const catalogue = await ctx.http().post('/v1/badge.listTags').set(auth()).expect(200);
+    expect(catalogue.body.colorTags).toHaveLength(12);
+    expect(catalogue.body.colorTags[0]).toEqual({
+      id: expect.stringMatching(/^col_/),
+      name: expect.any(String),
+      hsl: expect.any(String),
+      group: expect.any(String),
+      hex: expect.stringMatching(/^#/),
+      groupOwner: true,
+    });
+    const [{ id }] = await ctx.dataSource.query('SELECT id FROM badges ORDER BY id LIMIT 1');
+    const badgeId = `bdg_${id}`;
+    const tags = (path: string, body: Record<string, unknown>) =>
+      ctx
+        .http()
+        .post(`/v1/badge.${path}`)
+        .set(auth())
+        .send({ badgeId, ...body });
+    await tags('getTags', {}).expect(403);
+    await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES (1, 'badge_scout') ON CONFLICT DO NOTHING`);
+    const read = await tags('getTags', {}).expect(200);
+    expect(read.body).toMatchObject({ badgeId, colors: [], designs: [], metadata: [], tagsVersion: '0' });
+    expect(read.body.vocabulary.colors).toHaveLength(12);
+
+    const set = await tags('setTags', {
+      expectedTagsVersion: '0',
+      colors: ['col_red'],
+      designs: [{ name: 'Pixel Art' }],
+      metadata: [{ name: 'Holiday' }],
+    }).expect(200);
+    expect(set.body).toMatchObject({
+      colors: [{ id: 'col_red', name: 'Red' }],
+      designs: [{ name: 'Pixel Art' }],
+      tagsVersion: '1',
+      closedReview: false,
+    });
+    await tags('setTags', { expectedTagsVersion: '0', colors: [] }).expect(409);
+    const again = await tags('setTags', { expectedTagsVersion: '1', colors: [], designs: [{ name: 'pixel art' }] }).expect(200);
+    expect(again.body.designs).toEqual(set.body.designs);
+    expect(again.body.colors).toEqual([]);
+    expect(again.body.metadata).toEqual(set.body.metadata);
+    const unknown = await tags('setTags', { expectedTagsVersion: '2', colors: ['col_nope'] }).expect(422);
+    expect(unknown.body.errors[0]).toMatchObject({ location: 'body.colors', value: 'col_nope' });
+    const listed = await ctx.http().post('/v1/badge.listTags').set(auth()).expect(200);
+    expect(listed.body.designTags.map((t: { name: string }) => t.name)).toEqual(['Pixel Art']);
+  });
+
   it('should answer 422 for a malformed badge id or cursor and 404 for an unknown badge', async () => {
     await ctx.http().post('/v1/badge.listCrafters').set(auth()).send({ badgeId: '123' }).expect(422);
     await ctx.http().post('/v1/badge.listCrafters').set(auth()).send({ badgeId: 'bdg_999999' }).expect(404);

@@ -45,6 +45,10 @@ export class BadgeEntity {
   @Column('boolean', { default: false })
   isSale: boolean;
 
+  /** Bumped by every tag edit: the optimistic-concurrency token of badge.setTags. */
+  @Column('integer', { default: 0 })
+  tagsVersion: number;
+
   @Column('bigint', { default: 0, transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
   scarcity: number;
 }
