@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { AccountAdminService } from './accounts/account-admin.service';
 import { ROLES, Role } from './accounts/account.enums';
 import { AccountsModule } from './accounts/accounts.module';
@@ -18,6 +18,11 @@ import { DonationsService } from './donations/donations.service';
 import { MaintenanceService } from './site/maintenance.service';
 import { SiteModule } from './site/site.module';
 import { prepareDatabase } from './database/prepare-database';
+import { derivedStateKeepers, rebuildDerivedState } from './derived/derived-state';
+import { BadgeHoldersModule } from './badges/holders/badge-holders.module';
+import { ValueLeadersModule } from './leaderboards/value-leaders/value-leaders.module';
+import { RanksModule } from './ranks/ranks.module';
+import { PlatformTotalsModule } from './stats/totals/platform-totals.module';
 import { exitOnBootFailure } from './boot';
 
 const USAGE = `usage: npm run cli -- <command>
@@ -32,6 +37,7 @@ const USAGE = `usage: npm run cli -- <command>
   maintenance create --title T --message M [--paths "*,/leaderboards"] [--starts ISO] [--ends ISO]
   maintenance list | enable <uid> | disable <uid> | delete <uid>
   donation record --cents N [--account <accountId>] [--at ISO]
+  derived rebuild [--only name[,name…]]   recompute derived state (totals, holder statistics, ranks) from PostgreSQL
 A new secret is printed as the last line of stdout, once; only its hash is stored.`;
 
 class UsageError extends Error {}
@@ -41,7 +47,19 @@ class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [CoreModule.forRoot(config), QueueModule, AuthModule, AccountsModule, SiteModule, DonationsModule],
+      imports: [
+        CoreModule.forRoot(config),
+        QueueModule,
+        AuthModule,
+        AccountsModule,
+        SiteModule,
+        DonationsModule,
+        // Every keeper of derived state, for `derived rebuild`.
+        PlatformTotalsModule,
+        BadgeHoldersModule,
+        ValueLeadersModule,
+        RanksModule,
+      ],
     };
   }
 }
@@ -102,6 +120,18 @@ async function maintenanceCommand(maintenance: MaintenanceService, action: strin
   } else {
     throw new UsageError(`unknown command "maintenance ${action}"`);
   }
+}
+
+/** Rebuilds every keeper of derived state, or those `--only` names, one after another. */
+async function derivedCommand(app: INestApplicationContext, only: string | undefined): Promise<void> {
+  const names = only
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const known = [...derivedStateKeepers(app).keys()];
+  const unknown = names?.filter((name) => !known.includes(name)) ?? [];
+  if (unknown.length) throw new UsageError(`unknown derived state ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  for (const name of await rebuildDerivedState(app, names)) out(`rebuilt ${name}`);
 }
 
 function out(line: string): void {
@@ -176,6 +206,8 @@ async function run(argv: string[]): Promise<void> {
       if (accountId !== undefined) await accounts.ensureAccount(accountId);
       await app.get(DonationsService).record(cents, accountId ?? null, dateFlag(flags, 'at') ?? new Date());
       out(`recorded a donation of ${cents} cents${accountId === undefined ? ' (anonymous)' : ` from account ${accountId}`}`);
+    } else if (command === 'derived rebuild') {
+      await derivedCommand(app, flags.get('only'));
     } else {
       throw new UsageError(`unknown command "${command}"`);
     }

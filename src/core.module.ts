@@ -1,17 +1,21 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { RedisModule } from './common/redis/redis.module';
 import { StreamLifecycleModule } from './common/wire/stream-lifecycle.service';
 import { DatabaseModule } from './database/database.module';
 
-/** What both processes (API and worker) and the CLI stand on: validated config, PostgreSQL, Redis, stream shutdown. */
+/**
+ * What both processes (API and worker) and the CLI stand on: validated config, PostgreSQL, Redis, stream shutdown,
+ * and discovery (which finds the keepers of derived state, see src/derived).
+ */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CoreModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, StreamLifecycleModule],
+      imports: [ConfigModule.forRoot(config), DiscoveryModule, DatabaseModule, RedisModule, StreamLifecycleModule],
       exports: [ConfigModule],
     };
   }

@@ -9,7 +9,8 @@ import { AppConfig } from './config/app-config';
 
 /**
  * Builds the HTTP application exactly as production runs it; main.ts listens on it and the e2e tests drive
- * it with supertest, so both exercise the same guards, pipes, filters and documents.
+ * it with supertest, so both exercise the same guards, pipes, filters and documents. Signals are handled by
+ * the entrypoint (see stopOnSignals in boot.ts), not by Nest's shutdown hooks.
  */
 export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {
   JsonLogger.setLevel(config.logLevel);
@@ -19,7 +20,8 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
     abortOnError: false,
   });
   app.disable('x-powered-by');
-  app.enableShutdownHooks();
+  // Anonymous callers are rate-limited by address: behind proxies the address is the one they forward.
+  if (config.trustProxyHops > 0) app.set('trust proxy', config.trustProxyHops);
   const document = createOpenApiDocument(app);
   app.get(JsonSchemaRegistry).load(document, config.publicBaseUrl);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });

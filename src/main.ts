@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { exitOnBootFailure } from './boot';
+import { exitOnBootFailure, routeConsoleToJson, stopOnSignals } from './boot';
+import { checkRedis } from './common/lifecycle/store-unreachable';
 import { JsonLogger } from './common/logging/json-logger';
 import { processConfig } from './config/config.module';
 import { prepareDatabase } from './database/prepare-database';
@@ -7,11 +8,16 @@ import { createHttpApp } from './http-app';
 
 /** The HTTP API process: migrates, then serves the API, Swagger UI and (without a platform key) the simulator. */
 async function main(): Promise<void> {
+  routeConsoleToJson();
   const config = processConfig();
+  JsonLogger.setLevel(config.logLevel);
   const logger = new JsonLogger('main');
+  // Both stores are checked before Nest boots, so a missing one stops boot with one line naming it.
   const migrations = await prepareDatabase(config);
   if (migrations.length) logger.log({ msg: 'migrations applied', migrations });
+  await checkRedis(config.redisUrl);
   const app = await createHttpApp(config);
+  stopOnSignals(() => app.close(), config.shutdownTimeoutMs);
   await app.listen(config.port, '0.0.0.0');
   logger.log({ msg: 'api listening', port: config.port, docs: `${config.publicBaseUrl}/docs`, platform: config.platform.mode });
 }

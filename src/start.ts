@@ -1,16 +1,28 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
+import { JsonLogger } from './common/logging/json-logger';
 
 /**
  * `npm start`: runs the API and the worker as two processes, the way they are deployed, under one command.
- * A signal is forwarded to both; if either exits on its own the other is stopped too.
+ * SIGTERM/SIGINT are passed on to both (npm passes them to this process: the start script `exec`s node, so no
+ * shell stands between them); if either exits on its own the other is stopped too. A child still running
+ * `KILL_AFTER_MS` after the stop began is killed, so the command always ends, and ends with its children.
  */
+const KILL_AFTER_MS = 15_000;
+const logger = new JsonLogger('start');
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
 function stopAll(signal: NodeJS.Signals): void {
+  if (stopping) return;
   stopping = true;
-  for (const child of children.values()) if (child.exitCode === null) child.kill(signal);
+  for (const child of children.values()) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  setTimeout(() => {
+    for (const [name, child] of children) {
+      logger.error({ msg: 'child did not stop in time; killing it', child: name, pid: child.pid });
+      child.kill('SIGKILL');
+    }
+  }, KILL_AFTER_MS).unref();
 }
 
 for (const [name, file] of [
@@ -22,12 +34,14 @@ for (const [name, file] of [
   child.on('exit', (code, signal) => {
     children.delete(name);
     if (!stopping) {
-      process.stderr.write(`${name} exited (${signal ?? code}); stopping the others\n`);
+      logger.error({ msg: 'child exited; stopping the others', child: name, code, signal });
       process.exitCode = code || 1;
       stopAll('SIGTERM');
+    } else if (code) {
+      process.exitCode = code;
     }
     if (children.size === 0) process.exit();
   });
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopAll(signal));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stopAll(signal === 'SIGHUP' ? 'SIGTERM' : signal));

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { exitOnBootFailure } from './boot';
+import { exitOnBootFailure, routeConsoleToJson, stopOnSignals } from './boot';
+import { checkRedis } from './common/lifecycle/store-unreachable';
 import { JsonLogger } from './common/logging/json-logger';
 import { processConfig } from './config/config.module';
 import { prepareDatabase } from './database/prepare-database';
@@ -8,12 +9,14 @@ import { WorkerModule } from './worker.module';
 
 /** The worker process: an application context with no HTTP server, running the queue processors. */
 async function main(): Promise<void> {
+  routeConsoleToJson();
   const config = processConfig();
   JsonLogger.setLevel(config.logLevel);
   const logger = new JsonLogger('worker');
   await prepareDatabase(config);
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: new JsonLogger() });
-  app.enableShutdownHooks();
+  await checkRedis(config.redisUrl);
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: new JsonLogger(), abortOnError: false });
+  stopOnSignals(() => app.close(), config.shutdownTimeoutMs);
   await app.init();
   logger.log({ msg: 'worker started', concurrency: config.queue.concurrency, platform: config.platform.mode });
 }

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PlatformTotals } from '../stats/totals/platform-totals.service';
 import { Role } from './account.enums';
 
 /** Operator actions used by the CLI: make an account row exist, grant roles. */
 @Injectable()
 export class AccountAdminService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly totals: PlatformTotals,
+  ) {}
 
   /**
    * Creates the account (and its settings row) when missing. A new row has never been refreshed: its
@@ -14,7 +18,11 @@ export class AccountAdminService {
    */
   async ensureAccount(accountId: number, email?: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      await manager.query('INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING', [accountId]);
+      const inserted: unknown[] = await manager.query(
+        'INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING RETURNING account_id',
+        [accountId],
+      );
+      if (inserted.length) await this.totals.add(manager, accountId, { accountsAdded: 1, totalAccounts: 1 });
       await manager.query(
         `INSERT INTO account_settings (account_id, email) VALUES ($1, $2)
          ON CONFLICT (account_id) DO UPDATE SET email = COALESCE($3, account_settings.email)`,

@@ -82,7 +82,10 @@ export class AccountBadgesService {
     }
     if (filters.hasHighestLevel !== undefined && filters.hasHighestLevel !== null) {
       const comparison = filters.hasHighestLevel ? '>=' : '<';
-      where.parts.push(`ab.level ${comparison} (SELECT max(x.level) FROM account_badges x WHERE x.badge_id = ab.badge_id)`);
+      // The maintained highest level of the badge's holders (badge_holder_stats), not a max over them per row.
+      where.parts.push(
+        `ab.level ${comparison} COALESCE((SELECT s.highest_level FROM badge_holder_stats s WHERE s.badge_id = ab.badge_id), 0)`,
+      );
     }
     if (request.search) {
       where.add((p) => `(b.name ILIKE ${p} OR a.name ILIKE ${p})`, SqlConditions.contains(request.search));

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { notFound, unprocessable } from '../common/problem/problem.exception';
 import { PlatformClient } from '../platform/client/platform-client';
+import { PlatformTotals } from '../stats/totals/platform-totals.service';
 import { accountIdOf, steamId64Of } from './account.enums';
 import { AccountEntity } from './entities/account.entity';
 
@@ -21,6 +22,7 @@ export class AccountLookupService {
   constructor(
     @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
     private readonly platform: PlatformClient,
+    private readonly totals: PlatformTotals,
   ) {}
 
   async findTracked(selector: AccountSelector): Promise<AccountEntity> {
@@ -37,11 +39,16 @@ export class AccountLookupService {
     if (accountId === null) throw notFound('No such account exists on the platform.');
     const [summary] = await this.platform.getPlayerSummaries([steamId64Of(accountId)]);
     if (!summary) throw notFound(`Account ${accountId} does not exist on the platform.`);
-    const inserted: unknown[] = await this.accounts.query(
-      'INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING RETURNING account_id',
-      [accountId],
-    );
-    return { accountId, created: inserted.length > 0 };
+    // The row and its count in the platform totals commit together.
+    const created = await this.accounts.manager.transaction(async (manager) => {
+      const inserted: unknown[] = await manager.query(
+        'INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING RETURNING account_id',
+        [accountId],
+      );
+      if (inserted.length) await this.totals.add(manager, accountId, { accountsAdded: 1, totalAccounts: 1 });
+      return inserted.length > 0;
+    });
+    return { accountId, created };
   }
 
   private async findLocal(selector: AccountSelector): Promise<AccountEntity | null> {

@@ -13,6 +13,8 @@ import { UpdateProgressService } from './updates/update-progress.service';
 import { AccountViewsService } from './views/account-views.service';
 import { SearchTrendsService } from '../search/search-trends.service';
 import { JsonLogger } from '../common/logging/json-logger';
+import { RankReader } from '../ranks/rank-reader.service';
+import { BestLeaderboardRank, CurrentLeaderboardRank } from './dto/account-profile.dto';
 
 /** Reads of one account: profile, badge statistics, update progress. */
 @Injectable()
@@ -26,6 +28,7 @@ export class AccountProfileService {
     private readonly searches: SearchTrendsService,
     @InjectRepository(AccountRoleEntity) private readonly roles: Repository<AccountRoleEntity>,
     @InjectRepository(AccountUpdateEntity) private readonly runs: Repository<AccountUpdateEntity>,
+    private readonly ranks: RankReader,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -34,8 +37,36 @@ export class AccountProfileService {
     const account = await this.lookup.findTracked(selector);
     // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
     if (visitor) void this.countVisit(account.accountId, visitor, selector.vanity?.value);
-    const roles = await this.roles.find({ where: { accountId: account.accountId }, order: { rating: 'DESC', role: 'ASC' } });
-    return toProfile(account, roles);
+    const [roles, ranks] = await Promise.all([
+      this.roles.find({ where: { accountId: account.accountId }, order: { rating: 'DESC', role: 'ASC' } }),
+      this.currentRanks(account.accountId),
+    ]);
+    return { ...toProfile(account, roles), ...ranks };
+  }
+
+  /**
+   * The account's ranks on every column board in its five scopes, live from the rank engine, and the best it
+   * has held (kept by the update worker, merged with the current ones). Null for an account never refreshed.
+   */
+  private async currentRanks(
+    accountId: number,
+  ): Promise<{ currentRanks: CurrentLeaderboardRank[] | null; currentBestRanks: BestLeaderboardRank[] | null }> {
+    const [current, best] = await Promise.all([
+      this.ranks.accountRanks(accountId),
+      this.dataSource.query('SELECT leaderboard, ranks FROM account_best_ranks WHERE account_id = $1', [accountId]) as Promise<
+        { leaderboard: string; ranks: number[] }[]
+      >,
+    ]);
+    if (!current) return { currentRanks: null, currentBestRanks: null };
+    const kept = new Map(best.map((row) => [row.leaderboard, row.ranks]));
+    const better = (a: number, b: number) => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
+    return {
+      currentRanks: [...current].map(([leaderboard, r]) => ({ leaderboard, ranks: r.ranks.join(','), totals: r.totals.join(',') })),
+      currentBestRanks: [...current].map(([leaderboard, r]) => ({
+        leaderboard,
+        ranks: r.ranks.map((rank, i) => better(rank, kept.get(leaderboard)?.[i] ?? 0)).join(','),
+      })),
+    };
   }
 
   private async countVisit(accountId: number, visitor: string, vanity: string | undefined): Promise<void> {

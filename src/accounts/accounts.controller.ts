@@ -22,6 +22,8 @@ import { V1AccountGetInfoResponseBody } from './dto/account-profile.dto';
 import { V1AccountBadgeStats } from './dto/badge-stats.dto';
 import { V1AccountUpdateProgressResponseBody } from './dto/update-progress.dto';
 import { AccountUpdateQueueService } from './updates/account-update-queue.service';
+import { V1AccountListLeaderboardHistoryResponseBody } from './dto/leaderboard-history.dto';
+import { HISTORY_DAYS, LeaderboardHistoryService } from './leaderboard-history.service';
 
 /** Who searched, for trending searches: the credential (one API key counts as one searcher). */
 function searcherOf(principal: Principal): string {
@@ -40,6 +42,7 @@ export class AccountsController {
     private readonly friendPaths: FriendPathService,
     private readonly viewsReader: ViewsReaderService,
     private readonly updates: AccountUpdateQueueService,
+    private readonly rankHistory: LeaderboardHistoryService,
   ) {}
 
   @WireOperation({
@@ -136,6 +139,18 @@ export class AccountsController {
   })
   listFriends(@Body() body: AccountSearch): Promise<V1AccountListFriendsResponseBody> {
     return this.friends.list(body);
+  }
+
+  @WireOperation({
+    operationId: 'account.listLeaderboardHistory',
+    summary: 'Daily rank history of an account',
+    description: `One point per column board (but valid_playtime) for each day the account was refreshed in the last ${HISTORY_DAYS} days: its global rank and score right after that day's last refresh, oldest first.`,
+    auth: 'any',
+    response: V1AccountListLeaderboardHistoryResponseBody,
+    errors: [400, 401, 404, 422, 500],
+  })
+  listLeaderboardHistory(@Body() body: AccountSearch): Promise<V1AccountListLeaderboardHistoryResponseBody> {
+    return this.rankHistory.list(body);
   }
 
   @WireOperation({

@@ -8,6 +8,8 @@ import { AccountBadgesService } from './account-badges.service';
 import { AccountFriendsService } from './account-friends.service';
 import { AccountFriendEntity } from './entities/account-friend.entity';
 import { AccountProfileService } from './account-profile.service';
+import { LeaderboardHistoryService } from './leaderboard-history.service';
+import { RanksModule } from '../ranks/ranks.module';
 import { BadgesModule } from '../badges/badges.module';
 import { LeaderboardAccountsModule } from './leaderboard-accounts.module';
 import { SearchModule } from '../search/search.module';
@@ -32,6 +34,7 @@ import { AccountEntity } from './entities/account.entity';
 
 @Module({
   imports: [
+    RanksModule,
     AuthModule,
     AccountUpdatesModule,
     BadgesModule,
@@ -44,6 +47,7 @@ import { AccountEntity } from './entities/account.entity';
     AccountSettingsService,
     AccountAdminService,
     AccountProfileService,
+    LeaderboardHistoryService,
     AccountBadgesService,
     AccountAppsService,
     AccountFriendsService,

@@ -36,6 +36,8 @@ export function hourOf(at: Date): Date {
 export class ApiKeyUsageService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new JsonLogger('ApiKeyUsage');
   private timer: NodeJS.Timeout | null = null;
+  /** While a store is away every flush fails; one warning per streak is enough. */
+  private failing = false;
 
   constructor(
     @InjectRepository(ApiKeyUsageEntity) private readonly usage: Repository<ApiKeyUsageEntity>,
@@ -45,7 +47,14 @@ export class ApiKeyUsageService implements OnModuleInit, BeforeApplicationShutdo
 
   onModuleInit(): void {
     this.timer = setInterval(
-      () => void this.flush().catch((error: unknown) => this.logger.warn({ msg: 'usage flush failed', error: String(error) })),
+      () =>
+        void this.flush().then(
+          () => (this.failing = false),
+          (error: unknown) => {
+            if (!this.failing) this.logger.warn({ msg: 'usage flush failed; retrying every few seconds', error: String(error) });
+            this.failing = true;
+          },
+        ),
       FLUSH_INTERVAL_MS,
     );
     this.timer.unref();

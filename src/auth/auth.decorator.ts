@@ -27,6 +27,11 @@ export function Auth(policy: AuthPolicy) {
 
 export const Public = () => Auth('public');
 
+export const NO_RATE_LIMIT = 'auth:no-rate-limit';
+
+/** Exempts a public route from the per-address limit: load balancers poll /health far more than any caller. */
+export const NoRateLimit = () => SetMetadata(NO_RATE_LIMIT, true);
+
 /** The authenticated caller (undefined on public routes without a credential). */
 export const CurrentPrincipal = createParamDecorator(
   (_data: unknown, context: ExecutionContext): Principal | undefined =>

@@ -25,15 +25,24 @@ export interface BadgeStatistics {
   lastCompletion: Date | null;
 }
 
+/**
+ * A badge with its maintained holder statistics (`badge_holder_stats`, one row per badge) and the number of its
+ * app's card classes held (`app_card_classes`, a range of its primary key): no read aggregates the holdings.
+ */
 const SELECT_STATISTICS = `
   SELECT b.id, b.app_id AS "appId", b.platform_badge_id AS "platformBadgeId", b.is_foil AS "isFoil", b.name, b.image,
          b.base_level AS "baseLevel", b.base_xp AS "baseXp", b.is_event AS "isEvent", b.is_sale AS "isSale",
          b.scarcity::bigint AS scarcity, COALESCE(a.name, '') AS "appName", COALESCE(a.icon, '') AS "appIcon",
-         COALESCE(c.card_count, 0)::int AS "cardCount", COALESCE(s.holders, 0)::bigint AS "trackedHolders",
-         COALESCE(s.highest_level, 0)::int AS "highestLevel", s.first_completion AS "firstCompletion",
-         s.last_completion AS "lastCompletion"
+         COALESCE(s.holders, 0)::bigint AS "trackedHolders", COALESCE(s.highest_level, 0)::int AS "highestLevel",
+         CASE WHEN s.holders > 0 THEN s.first_completion END AS "firstCompletion",
+         CASE WHEN s.holders > 0 THEN s.last_completion END AS "lastCompletion"`;
+
+const CARD_COUNT = `(SELECT count(*) FROM app_card_classes c WHERE c.app_id = b.app_id AND c.owners > 0)::int AS "cardCount"`;
+
+const FROM = `
     FROM badges b
-    LEFT JOIN apps a ON a.app_id = b.app_id`;
+    LEFT JOIN apps a ON a.app_id = b.app_id
+    LEFT JOIN badge_holder_stats s ON s.badge_id = b.id`;
 
 /** The public id of a badge. */
 export function publicBadgeId(id: number): string {
@@ -74,49 +83,30 @@ function parse(rows: Record<string, unknown>[]): BadgeStatistics[] {
   return rows.map((row) => ({ ...row, scarcity: Number(row.scarcity), trackedHolders: Number(row.trackedHolders) }) as BadgeStatistics);
 }
 
-/** Reads badge definitions together with holder statistics. */
+/** Reads badge definitions together with their maintained holder statistics. */
 @Injectable()
 export class BadgeCatalogService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The badges of one app (normal and foil). */
-  forApp(appId: number): Promise<BadgeStatistics[]> {
-    return this.lateral('b.app_id = $1', [appId], 'b.is_foil, b.id');
-  }
-
-  /** The given badges, in no particular order. */
-  byIds(ids: number[]): Promise<BadgeStatistics[]> {
-    return ids.length ? this.lateral('b.id = ANY($1)', [ids], 'b.id') : Promise.resolve([]);
-  }
-
-  /** A few badges with their statistics computed one by one through the holder index. */
-  private async lateral(where: string, parameters: unknown[], orderBy: string): Promise<BadgeStatistics[]> {
-    const rows = await this.dataSource.query(
-      `${SELECT_STATISTICS}
-       LEFT JOIN LATERAL (
-         SELECT count(*) AS holders, max(level) AS highest_level, min(completion_time) AS first_completion,
-                max(completion_time) AS last_completion
-           FROM account_badges ab WHERE ab.badge_id = b.id) s ON true
-       LEFT JOIN LATERAL (
-         SELECT count(DISTINCT class_id) AS card_count FROM inventory_items i WHERE i.app_id = b.app_id AND i.kind = 'card') c ON true
-       WHERE ${where}
-       ORDER BY ${orderBy}`,
-      parameters,
+  /** The badges of one app (normal and foil), through `ix_badges_app_id`. */
+  async forApp(appId: number): Promise<BadgeStatistics[]> {
+    return parse(
+      await this.dataSource.query(`${SELECT_STATISTICS}, ${CARD_COUNT} ${FROM} WHERE b.app_id = $1 ORDER BY b.is_foil, b.id`, [appId]),
     );
-    return parse(rows);
   }
 
-  /** Every badge with at least one tracked holder, in one pass over the holdings. */
+  /** The given badges, in no particular order, through the primary keys. */
+  async byIds(ids: number[]): Promise<BadgeStatistics[]> {
+    if (!ids.length) return [];
+    return parse(await this.dataSource.query(`${SELECT_STATISTICS}, ${CARD_COUNT} ${FROM} WHERE b.id = ANY($1) ORDER BY b.id`, [ids]));
+  }
+
+  /** Every badge with at least one tracked holder: one row per badge of the statistics table. */
   async withHolders(): Promise<BadgeStatistics[]> {
     const rows = await this.dataSource.query(
-      `WITH s AS (
-         SELECT badge_id, count(*) AS holders, max(level) AS highest_level, min(completion_time) AS first_completion,
-                max(completion_time) AS last_completion
-           FROM account_badges GROUP BY badge_id),
-       c AS (SELECT app_id, count(DISTINCT class_id) AS card_count FROM inventory_items WHERE kind = 'card' GROUP BY app_id)
-       ${SELECT_STATISTICS.replace('FROM badges b', 'FROM badges b JOIN s ON s.badge_id = b.id')}
-       LEFT JOIN c ON c.app_id = b.app_id
-       ORDER BY b.app_id NULLS FIRST, b.is_foil, b.id`,
+      `${SELECT_STATISTICS}, ${CARD_COUNT} ${FROM}
+        WHERE s.holders > 0
+        ORDER BY b.app_id NULLS FIRST, b.is_foil, b.id`,
     );
     return parse(rows);
   }

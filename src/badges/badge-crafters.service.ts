@@ -17,7 +17,8 @@ export class BadgeCraftersService {
   async list(request: BadgeListCraftersRequestBody, callerAccountId: number): Promise<BadgeListCraftersResponseBody> {
     const badgeId = Number(request.badgeId.slice('bdg_'.length));
     const [badge]: { holders: number }[] = await this.dataSource.query(
-      'SELECT (SELECT count(*)::int FROM account_badges WHERE badge_id = b.id) AS holders FROM badges b WHERE b.id = $1',
+      // The maintained holder count (badge_holder_stats), not a count over the holders.
+      'SELECT COALESCE(s.holders, 0) AS holders FROM badges b LEFT JOIN badge_holder_stats s ON s.badge_id = b.id WHERE b.id = $1',
       [badgeId],
     );
     if (!badge) throw notFound(`Badge ${request.badgeId} is not known to this service.`);

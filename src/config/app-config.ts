@@ -17,7 +17,20 @@ export interface AppConfig {
   bodyLimitBytes: number;
   sessionTtlHours: number;
   refreshTtlDays: number;
-  apiKeyRateLimitPerMinute: number;
+  /** Requests allowed per caller in any rolling window (see src/auth/rate-limit); one Redis sorted set per caller. */
+  rateLimits: {
+    windowSeconds: number;
+    apiKey: number;
+    session: number;
+    /** Per client address, for callers without a (valid) credential. */
+    anonymous: number;
+    /** Failed credentials per client address; past it, every credential from that address gets 429 unchecked. */
+    failedCredentials: number;
+  };
+  /** Proxy hops in front of the API whose X-Forwarded-For is trusted for the client address (express `trust proxy`). */
+  trustProxyHops: number;
+  /** After SIGTERM/SIGINT a process that has not finished closing by then exits anyway. */
+  shutdownTimeoutMs: number;
   /** Interval of the heartbeat event on every event stream. */
   streamHeartbeatMs: number;
   /** The monthly donation goal shown by donate.getGoal, in cents. */
@@ -115,7 +128,15 @@ export function loadConfig(env: Env): AppConfig {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 16 * 1024 * 1024),
     sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 24, 1, 24 * 365),
     refreshTtlDays: int(env, 'REFRESH_TTL_DAYS', 30, 1, 365),
-    apiKeyRateLimitPerMinute: int(env, 'API_KEY_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    rateLimits: {
+      windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+      apiKey: int(env, 'API_KEY_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+      session: int(env, 'SESSION_RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+      anonymous: int(env, 'ANONYMOUS_RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000),
+      failedCredentials: int(env, 'FAILED_CREDENTIAL_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
+    },
+    trustProxyHops: int(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 120_000),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
     donationGoalCents: int(env, 'DONATION_GOAL_CENTS', 50_000, 0, 1_000_000_000),
     platform: {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
+import { TypeOrmJsonLogger } from '../common/logging/typeorm-logger';
 import { AppConfig } from '../config/app-config';
 import { ENTITIES } from './entities';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
@@ -16,7 +17,11 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl'>, databa
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
-    extra: { max: 20, application_name: 'badge-stats' },
+    // JSON lines without query parameters (see TypeOrmJsonLogger); pool warnings tell of a lost connection.
+    logging: ['error', 'warn', 'migration'],
+    logger: new TypeOrmJsonLogger(),
+    // Without a connect timeout a request waits for an unreachable server until the OS gives up (minutes);
+    // with it the request fails fast and is answered 503.
+    extra: { max: 20, application_name: 'badge-stats', connectionTimeoutMillis: 5000 },
   };
 }

@@ -10,7 +10,8 @@ export async function ensureDatabase(databaseUrl: string, template?: string): Pr
   if (!/^[a-zA-Z0-9_]+$/.test(name)) throw new Error(`database name "${name}" must match ^[a-zA-Z0-9_]+$`);
   const admin = new URL(databaseUrl);
   admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
+  // Bounded, so an address that drops packets fails boot in seconds instead of the OS's minutes.
+  const client = new Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

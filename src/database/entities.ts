@@ -7,6 +7,8 @@ import { AccountFriendEntity } from '../accounts/entities/account-friend.entity'
 import { AccountGroupEntity } from '../accounts/entities/account-group.entity';
 import { AccountUpdateEntity } from '../accounts/entities/account-update.entity';
 import { AppEntity } from '../apps/entities/app.entity';
+import { AppCardClassEntity } from '../badges/entities/app-card-class.entity';
+import { BadgeHolderStatsEntity } from '../badges/entities/badge-holder-stats.entity';
 import { BadgeTagEntity } from '../badges/entities/badge-tag.entity';
 import { BadgeEntity } from '../badges/entities/badge.entity';
 import { TagEntity } from '../badges/entities/tag.entity';
@@ -17,6 +19,10 @@ import { AccountEntity } from '../accounts/entities/account.entity';
 import { ApiKeyUsageEntity } from '../auth/entities/api-key-usage.entity';
 import { ApiKeyEntity } from '../auth/entities/api-key.entity';
 import { UserSessionEntity } from '../auth/entities/user-session.entity';
+import { PlatformTotalsEntity } from '../stats/entities/platform-totals.entity';
+import { BoardValueLeaderEntity } from '../leaderboards/entities/board-value-leader.entity';
+import { AccountBestRankEntity } from '../ranks/entities/account-best-rank.entity';
+import { AccountRankHistoryEntity } from '../ranks/entities/account-rank-history.entity';
 
 /** Every entity of the service; the data source, the migration generator and the drift check all use this list. */
 export const ENTITIES = [
@@ -39,4 +45,10 @@ export const ENTITIES = [
   DonationEntity,
   TagEntity,
   BadgeTagEntity,
+  PlatformTotalsEntity,
+  BadgeHolderStatsEntity,
+  AppCardClassEntity,
+  BoardValueLeaderEntity,
+  AccountRankHistoryEntity,
+  AccountBestRankEntity,
 ];

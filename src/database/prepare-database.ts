@@ -1,13 +1,17 @@
 import { DataSource } from 'typeorm';
+import { reachingPostgres } from '../common/lifecycle/store-unreachable';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { ensureDatabase } from './ensure-database';
 
-/** Creates the database when missing and applies pending migrations. Safe to run from several processes at once. */
+/**
+ * Creates the database when missing and applies pending migrations. Safe to run from several processes at once.
+ * A server that cannot be reached fails with a StoreUnreachableError naming DATABASE_URL (see boot.ts).
+ */
 export async function prepareDatabase(config: AppConfig): Promise<string[]> {
-  await ensureDatabase(config.databaseUrl);
+  await reachingPostgres(config.databaseUrl, () => ensureDatabase(config.databaseUrl));
   const dataSource = new DataSource(dataSourceOptions(config));
-  await dataSource.initialize();
+  await reachingPostgres(config.databaseUrl, () => dataSource.initialize());
   try {
     // An advisory lock makes concurrent starters (API and worker) apply migrations one at a time.
     const runner = dataSource.createQueryRunner();

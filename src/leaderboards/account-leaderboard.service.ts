@@ -6,6 +6,7 @@ import { BadgeCatalogService, badgeName } from '../badges/badge-catalog.service'
 import { forbidden, notFound, unprocessable } from '../common/problem/problem.exception';
 import { SqlConditions } from '../common/sql-conditions';
 import { APP_BOARDS, COLUMN_BOARDS, DEFAULT_WINDOW, MAX_WINDOW, RANKED } from './account-boards';
+import { ColumnBoardService } from './column-board.service';
 import {
   V1AccountLeaderboardAccount,
   V1LeaderboardGetAccountLeaderboardRequestBody as Request,
@@ -34,19 +35,26 @@ interface RankedRow {
 }
 
 /**
- * `leaderboard.getAccountLeaderboard`: ranks refreshed, non-hidden accounts on a board, globally or within
- * locations, and serves a window of ranks (1-based, inclusive) plus the caller's own rank.
+ * `leaderboard.getAccountLeaderboard`: serves a window of ranks (1-based, inclusive) plus the caller's own rank,
+ * globally or within locations. Column boards come from the rank engine (ColumnBoardService); per-app and
+ * per-badge boards are still ranked here with a window function over the board's rows.
  */
 @Injectable()
 export class AccountLeaderboardService {
   constructor(
     private readonly accounts: LeaderboardAccountsService,
     private readonly catalog: BadgeCatalogService,
+    private readonly columnBoards: ColumnBoardService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async get(request: Request, callerAccountId: number): Promise<Response> {
     const [start, end] = this.window(request);
+    const column = COLUMN_BOARDS[request.leaderboard];
+    if (column) {
+      const page = await this.columnBoards.page(request, column, start, end, callerAccountId);
+      return { ...page, ...(request.location?.length ? { location: await this.locationInfo(request.location) } : {}) };
+    }
     const where = new SqlConditions();
     const source = await this.source(request, where);
     where.parts.push(RANKED);
@@ -103,9 +111,7 @@ export class AccountLeaderboardService {
   }
 
   private async source(request: Request, where: SqlConditions): Promise<BoardSource> {
-    const column = COLUMN_BOARDS[request.leaderboard];
     const none = 'NULL::timestamptz AS completion_time, NULL::int AS level, NULL::int AS xp';
-    if (column) return { select: none, from: 'accounts a', score: `a.${column}`, order: `a.${column} DESC`, extra: {} };
     if (APP_BOARDS.includes(request.leaderboard)) {
       const appId = request.app?.appId;
       if (appId === undefined)

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
-import { RANKED } from './account-boards';
+import { RankReader } from '../ranks/rank-reader.service';
 import { BucketLeader, V1LeaderboardGetBucketLeadersRequestBody as Request } from './dto/bucket-leaders.dto';
+import { VALUE_BOARDS, ValueBoard } from './value-leaders/value-leaders.service';
 
 /** Lower bounds of the game-collector badge levels, the buckets of the `apps` board. */
 export const APP_THRESHOLDS = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000];
@@ -14,42 +15,89 @@ interface Bucket {
   open: boolean;
 }
 
-/** `leaderboard.getBucketLeaders`: the best account of each value bucket, with its rank on the whole board. */
+interface Leader {
+  account_id: number;
+  score: number;
+}
+
+const NOT_HIDDEN = 'NOT EXISTS (SELECT 1 FROM account_settings s WHERE s.account_id = l.account_id AND s.hidden)';
+
+/**
+ * `leaderboard.getBucketLeaders`: the best ranked (refreshed, not hidden) account of each value bucket, with its
+ * rank on the whole board. Leaders come from the maintained per-value leaders (`board_value_leaders`, a range of
+ * its primary key per bucket); ranks from the rank engine (O(log N) each).
+ */
 @Injectable()
 export class BucketLeadersService {
   constructor(
     private readonly accounts: LeaderboardAccountsService,
+    private readonly ranks: RankReader,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async leaders(request: Request): Promise<BucketLeader[]> {
-    const xpBoard = request.leaderboard === 'xp';
-    const buckets = xpBoard ? await this.levelBuckets(request.bucketSize ?? 10) : this.appBuckets();
-    // The bucket value (level, or app count) and the score the board ranks by (xp, or app count).
-    const [value, score] = xpBoard ? ['a.level', 'a.xp'] : ['a.apps', 'a.apps'];
-    const leaders: { bucket: number; account_id: number; score: number; rank: number }[] = await this.dataSource.query(
-      `SELECT b.bucket, l.account_id, l.score,
-              (SELECT count(*)::int + 1 FROM accounts a WHERE ${RANKED} AND (${score} > l.score OR (${score} = l.score AND a.account_id < l.account_id))) AS rank
-         FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS b(low, high, bucket)
-         CROSS JOIN LATERAL (
-           SELECT a.account_id, ${score} AS score FROM accounts a
-            WHERE ${RANKED} AND ${value} >= b.low AND ${value} <= b.high
-            ORDER BY ${score} DESC, a.account_id LIMIT 1) l`,
-      [buckets.map((b) => b.from), buckets.map((b) => (b.open ? 2147483647 : b.to))],
+    const board: ValueBoard = request.leaderboard;
+    const buckets = board === 'xp' ? await this.levelBuckets(request.bucketSize ?? 10) : this.appBuckets();
+    const scope = await this.ranks.scope(VALUE_BOARDS[board].score, null);
+    const leaders = await this.bestPerBucket(board, buckets);
+    const ranks = await Promise.all(leaders.map((leader) => (leader ? this.ranks.rankOf(scope, leader.account_id, leader.score) : 0)));
+    const cards = await this.accounts.byIds(
+      leaders.filter((leader): leader is Leader => leader !== null).map((leader) => leader.account_id),
     );
-    const cards = await this.accounts.byIds(leaders.map((leader) => leader.account_id));
-    const byBucket = new Map(leaders.map((leader) => [Number(leader.bucket), leader]));
     return buckets.map((bucket, i) => {
-      const leader = byBucket.get(i + 1);
+      const leader = leaders[i];
       if (!leader) return { ...bucket, empty: true };
-      return { ...bucket, empty: false, rank: leader.rank, score: leader.score, account: cards.get(leader.account_id) ?? null };
+      return { ...bucket, empty: false, rank: ranks[i], score: leader.score, account: cards.get(leader.account_id) ?? null };
     });
   }
 
-  /** Level buckets of `size` from 0 up to the highest level ranked; the last one is open. */
+  /** Each bucket's best per-value leader, in one statement: a range of the leaders' primary key per bucket. */
+  private async bestPerBucket(board: ValueBoard, buckets: Bucket[]): Promise<(Leader | null)[]> {
+    const rows: (Leader & { bucket: string; visible: boolean })[] = await this.dataSource.query(
+      `SELECT b.bucket, l.account_id, l.score, ${NOT_HIDDEN} AS visible
+         FROM unnest($2::int[], $3::int[]) WITH ORDINALITY AS b(low, high, bucket)
+         CROSS JOIN LATERAL (
+           SELECT l.account_id, l.score FROM board_value_leaders l
+            WHERE l.board = $1 AND l.value BETWEEN b.low AND b.high ORDER BY l.score DESC, l.account_id LIMIT 1) l`,
+      [board, buckets.map((b) => b.from), buckets.map((b) => (b.open ? 2147483647 : b.to))],
+    );
+    const byBucket = new Map(rows.map((row) => [Number(row.bucket) - 1, row]));
+    return Promise.all(
+      buckets.map(async (bucket, i) => {
+        const best = byBucket.get(i);
+        if (!best) return null;
+        return best.visible ? { account_id: best.account_id, score: best.score } : this.bestVisible(board, bucket);
+      }),
+    );
+  }
+
+  /**
+   * A bucket whose leader chose to be hidden (rare): the best visible account of each value in it, through the
+   * accounts' partial (value, score) index.
+   */
+  private async bestVisible(board: ValueBoard, bucket: Bucket): Promise<Leader | null> {
+    const { value, score } = VALUE_BOARDS[board];
+    const [visible]: Leader[] = await this.dataSource.query(
+      `SELECT c.account_id, c.score FROM board_value_leaders v
+        CROSS JOIN LATERAL (
+          SELECT l.account_id, l.${score} AS score FROM accounts l
+           WHERE l.${value} = v.value AND l.updated_at IS NOT NULL AND ${NOT_HIDDEN}
+           ORDER BY l.${score} DESC, l.account_id LIMIT 1) c
+        WHERE v.board = $1 AND v.value BETWEEN $2 AND $3 ORDER BY c.score DESC, c.account_id LIMIT 1`,
+      [board, bucket.from, bucket.open ? 2147483647 : bucket.to],
+    );
+    return visible ?? null;
+  }
+
+  /** Level buckets of `size` from 0 up to the highest level a visible ranked account has; the last one is open. */
   private async levelBuckets(size: number): Promise<Bucket[]> {
-    const [{ top }] = await this.dataSource.query(`SELECT COALESCE(max(a.level), 0)::int AS top FROM accounts a WHERE ${RANKED}`);
-    const count = Math.floor(top / size) + 1;
+    const [top]: { value: number }[] = await this.dataSource.query(
+      `SELECT v.value FROM board_value_leaders v
+        WHERE v.board = 'xp'
+          AND EXISTS (SELECT 1 FROM accounts l WHERE l.level = v.value AND l.updated_at IS NOT NULL AND ${NOT_HIDDEN})
+        ORDER BY v.value DESC LIMIT 1`,
+    );
+    const count = Math.floor((top?.value ?? 0) / size) + 1;
     return Array.from({ length: Math.min(count, 1000) }, (_, i) => ({
       from: i * size,
       to: i * size + size - 1,

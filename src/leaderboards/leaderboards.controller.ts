@@ -14,6 +14,8 @@ import { V1LeaderboardPreviewAccountRankRequestBody, V1LeaderboardPreviewAccount
 import { LeaderboardBadgesService } from './leaderboard-badges.service';
 import { PreviewRankService } from './preview-rank.service';
 import { ChangesService } from './changes.service';
+import { V1LeaderboardGetLowestRanksRequestBody } from './dto/lowest-ranks.dto';
+import { LEVEL_STEP, LowestRanksService } from './lowest-ranks.service';
 import { LeaderboardGetChangesRequestBody, LeaderboardGetChangesResponseBody } from './dto/changes.dto';
 import { APP_THRESHOLDS, BucketLeadersService } from './bucket-leaders.service';
 import { BucketLeader, V1LeaderboardGetBucketLeadersRequestBody } from './dto/bucket-leaders.dto';
@@ -27,12 +29,13 @@ export class LeaderboardsController {
     private readonly previews: PreviewRankService,
     private readonly buckets: BucketLeadersService,
     private readonly changes: ChangesService,
+    private readonly lowest: LowestRanksService,
   ) {}
 
   @WireOperation({
     operationId: 'leaderboard.getAccountLeaderboard',
     summary: 'Account leaderboard',
-    description: `Ranks are 1-based; \`start\` and \`end\` are inclusive (default 1–10) and a window holds at most ${MAX_WINDOW} ranks (403 beyond). \`goToLeaderboardRank\` centres a window of the same width on that rank. Only refreshed accounts that are not hidden are ranked; ties go to the lower account id. Badge boards: \`badge_completion_time\` ranks the earliest crafters first, \`badge_highest_level\` the highest level.`,
+    description: `Ranks are 1-based; \`start\` and \`end\` are inclusive (default 1–10) and a window holds at most ${MAX_WINDOW} ranks (403 beyond). \`goToLeaderboardRank\` centres a window of the same width on that rank. Every refreshed account is ranked; accounts that chose to be hidden keep their rank but come back as null rows, their ranks listed in \`hiddenRanks\`. Ties go to the lower account id, and accounts scoring 0 on a column board share its last rank. Column boards are served by the rank engine, fresh within a second of an update. Badge boards: \`badge_completion_time\` ranks the earliest crafters first, \`badge_highest_level\` the highest level.`,
     auth: 'any',
     response: V1LeaderboardGetAccountLeaderboardResponseBody,
     errors: [400, 401, 403, 404, 422, 500],
@@ -71,6 +74,18 @@ export class LeaderboardsController {
   }
 
   @WireOperation({
+    operationId: 'leaderboard.getLowestRanks',
+    summary: 'How far down the board each milestone reaches',
+    description: `A bare map. Keys are milestones — levels in steps of ${LEVEL_STEP} on \`xp\`, the game-collector thresholds ${APP_THRESHOLDS.join(', ')} on \`apps\` — and each value is the lowest rank on the global board still held by an account that reached the milestone (the number of ranked accounts at or above it). Milestones nobody reached are left out.`,
+    auth: 'any',
+    bareResponse: { type: 'object', additionalProperties: { type: 'integer' }, example: { '10': 52311, '20': 20417 } },
+    errors: [400, 401, 422, 500],
+  })
+  getLowestRanks(@Body() body: V1LeaderboardGetLowestRanksRequestBody): Promise<Record<string, number>> {
+    return this.lowest.lowestRanks(body.leaderboard);
+  }
+
+  @WireOperation({
     operationId: 'leaderboard.getChanges',
     summary: 'Top movers over a window on a leaderboard',
     description:
@@ -87,7 +102,7 @@ export class LeaderboardsController {
     operationId: 'leaderboard.listBadges',
     summary: 'Badges available for leaderboard tracking',
     description:
-      'Every badge held by at least one tracked account, with completion statistics and rarity; the statistics may be up to 15 s old.',
+      'Every badge held by at least one tracked account, with completion statistics and rarity, maintained by the update worker (exact as of the last committed update).',
     auth: 'any',
     response: V1LeaderboardListBadgesResponseBody,
     errors: [400, 401, 500],

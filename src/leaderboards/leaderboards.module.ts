@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
 import { AccountUpdatesModule } from '../accounts/updates/account-updates.module';
 import { BadgesModule } from '../badges/badges.module';
+import { RanksModule } from '../ranks/ranks.module';
+import { ColumnBoardService } from './column-board.service';
+import { LowestRanksService } from './lowest-ranks.service';
 import { AccountLeaderboardService } from './account-leaderboard.service';
 import { LeaderboardBadgesService } from './leaderboard-badges.service';
 import { PreviewRankService } from './preview-rank.service';
@@ -10,8 +13,16 @@ import { ChangesService } from './changes.service';
 import { LeaderboardsController } from './leaderboards.controller';
 
 @Module({
-  imports: [BadgesModule, LeaderboardAccountsModule, AccountUpdatesModule],
+  imports: [BadgesModule, LeaderboardAccountsModule, AccountUpdatesModule, RanksModule],
   controllers: [LeaderboardsController],
-  providers: [AccountLeaderboardService, LeaderboardBadgesService, PreviewRankService, BucketLeadersService, ChangesService],
+  providers: [
+    AccountLeaderboardService,
+    ColumnBoardService,
+    LowestRanksService,
+    LeaderboardBadgesService,
+    PreviewRankService,
+    BucketLeadersService,
+    ChangesService,
+  ],
 })
 export class LeaderboardsModule {}

@@ -4,33 +4,31 @@ import { DataSource } from 'typeorm';
 import { AccountLookupService } from '../accounts/account-lookup.service';
 import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
 import { unprocessable } from '../common/problem/problem.exception';
-import { COLUMN_BOARDS, RANKED } from './account-boards';
+import { RankReader } from '../ranks/rank-reader.service';
+import { propertyOf } from '../ranks/rank-scopes';
+import { COLUMN_BOARDS } from './account-boards';
 import {
   PreviewAccount,
   V1LeaderboardPreviewAccountRankRequestBody as Request,
   V1LeaderboardPreviewAccountRankResponseBody as Response,
 } from './dto/preview-rank.dto';
 
-interface Neighbour {
-  account_id: number;
-  score: number;
-}
-
 /**
  * `leaderboard.previewAccountRank`: where an account ranks (or would rank with a hypothetical score), with
- * its neighbours. Order is the board's: score descending, then account id. A hypothetical score goes first
- * among equal scores.
+ * its neighbours, on the global board of the rank engine. Order is the board's: score descending, then account
+ * id; a hypothetical score goes first among equal scores. Neighbours that chose to be hidden are left out.
  */
 @Injectable()
 export class PreviewRankService {
   constructor(
     private readonly lookup: AccountLookupService,
     private readonly accounts: LeaderboardAccountsService,
+    private readonly ranks: RankReader,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async preview(request: Request): Promise<Response> {
-    const column = `a.${COLUMN_BOARDS[request.leaderboard]}`;
+    const column = COLUMN_BOARDS[request.leaderboard]!;
     const named = request.id || request.vanity;
     if (!named && (request.value === undefined || request.value === null)) {
       throw unprocessable('Name an account, or give a `value` to preview.', [
@@ -40,45 +38,44 @@ export class PreviewRankService {
     const account = named ? await this.lookup.findTracked(request) : null;
     const me = account?.accountId ?? -1;
     const hypothetical = request.value !== undefined && request.value !== null;
-    const score = hypothetical
-      ? request.value!
-      : Number((account as unknown as Record<string, number>)[this.property(request.leaderboard)]);
-    // Rows ranked before the previewed score: better scores, and equal ones with a lower id unless hypothetical.
-    const before = hypothetical ? `${column} > $1` : `(${column} > $1 OR (${column} = $1 AND a.account_id < $2))`;
-    const [[{ ahead, total }], [above], [below]] = await Promise.all([
-      this.dataSource.query(
-        `SELECT count(*) FILTER (WHERE a.account_id <> $2 AND ${before})::int AS ahead, count(*)::int AS total FROM accounts a WHERE ${RANKED}`,
-        [score, me],
-      ) as Promise<{ ahead: number; total: number }[]>,
-      this.dataSource.query(
-        `SELECT a.account_id, ${column} AS score FROM accounts a WHERE ${RANKED} AND a.account_id <> $2 AND ${before}
-          ORDER BY ${column} ASC, a.account_id DESC LIMIT 1`,
-        [score, me],
-      ) as Promise<Neighbour[]>,
-      this.dataSource.query(
-        `SELECT a.account_id, ${column} AS score FROM accounts a WHERE ${RANKED} AND a.account_id <> $2 AND NOT ${before}
-          ORDER BY ${column} DESC, a.account_id ASC LIMIT 1`,
-        [score, me],
-      ) as Promise<Neighbour[]>,
-    ]);
+    const own = account ? Number((account as unknown as Record<string, number>)[propertyOf(column)]) : 0;
+    const score = hypothetical ? request.value! : own;
+    const board = await this.ranks.scope(column, null);
+    const onBoard = Boolean(account?.updatedAt);
+    // Where the account really is (0: not on the board), and how many others rank before the previewed score.
+    const position = onBoard ? await this.ranks.rankOf(board, me, own) : 0;
+    const ahead =
+      hypothetical || !onBoard ? (await this.ranks.rankOfScore(board, score)) - 1 - (onBoard && own > score ? 1 : 0) : position - 1;
     const rank = ahead + 1;
-    const cards = await this.accounts.byIds(
-      [me, above?.account_id, below?.account_id].filter((id): id is number => id !== undefined && id >= 0),
-    );
+    // The two others around that place: positions `ahead` and `ahead + 1` once the account itself is taken out.
+    const from = Math.max(1, ahead - 1);
+    const window = await this.ranks.window(board, from, ahead + 2);
+    const others = window
+      .map((entry, i) => ({ ...entry, position: from + i }))
+      .filter((entry) => entry.accountId !== me)
+      .map((entry) => ({ ...entry, position: position && position < entry.position ? entry.position - 1 : entry.position }));
+    const above = others.find((entry) => entry.position === ahead);
+    const below = others.find((entry) => entry.position === ahead + 1);
+    const neighbours = [above, below].filter((entry) => entry !== undefined).map((entry) => entry.accountId);
+    const [cards, hidden] = await Promise.all([this.accounts.byIds([...(account ? [me] : []), ...neighbours]), this.hidden(neighbours)]);
     const preview = (accountId: number, rowRank: number, rowScore: number): PreviewAccount | null => {
       const card = cards.get(accountId);
       return card ? { ...card, rank: rowRank, score: rowScore, differenceToUs: rowScore - score } : null;
     };
     return {
       ...(account ? { ownAccount: preview(me, rank, score) } : {}),
-      ...(above ? { rankedAbove: preview(above.account_id, rank - 1, above.score) } : {}),
-      ...(below ? { rankedBelow: preview(below.account_id, rank + 1, below.score) } : {}),
-      rankedOutOf: total,
+      ...(above && !hidden.has(above.accountId) ? { rankedAbove: preview(above.accountId, rank - 1, above.score) } : {}),
+      ...(below && !hidden.has(below.accountId) ? { rankedBelow: preview(below.accountId, rank + 1, below.score) } : {}),
+      rankedOutOf: board.population,
     };
   }
 
-  /** The entity property behind a board's column (`foil_badges` → `foilBadges`, `steam_sets` → `siteScore`). */
-  private property(board: Request['leaderboard']): string {
-    return COLUMN_BOARDS[board]!.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  private async hidden(ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows: { account_id: number }[] = await this.dataSource.query(
+      'SELECT account_id FROM account_settings WHERE hidden AND account_id = ANY($1)',
+      [ids],
+    );
+    return new Set(rows.map((row) => row.account_id));
   }
 }

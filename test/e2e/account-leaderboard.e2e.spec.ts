@@ -36,14 +36,17 @@ describe('leaderboard.getAccountLeaderboard', () => {
     expect(centred.body.accounts.map((a: { rank: number }) => a.rank)).toEqual([18, 19, 20, 21, 22]);
   });
 
-  it('should hide accounts that chose to be hidden', async () => {
+  it('should keep hidden accounts in their place but show them as null rows with their ranks in hiddenRanks', async () => {
     const [{ account_id: first }] = await ctx.dataSource.query(
       'SELECT account_id FROM accounts WHERE updated_at IS NOT NULL ORDER BY xp DESC, account_id LIMIT 1',
     );
     await ctx.dataSource.query(`INSERT INTO account_settings (account_id, email, hidden) VALUES ($1, 'x@users.invalid', true)`, [first]);
     const res = await board({ leaderboard: 'xp' }).expect(200);
-    expect(res.body.rankedOutOf).toBe(29);
-    expect(res.body.accounts.map((a: { steamId: string }) => idOf(a.steamId))).not.toContain(first);
+    expect(res.body.rankedOutOf).toBe(30);
+    expect(res.body.accounts[0]).toBeNull();
+    expect(res.body.hiddenRanks).toEqual([1]);
+    expect(res.body.accounts[1]).toMatchObject({ rank: 2 });
+    expect(res.body.accounts.filter(Boolean).map((a: { steamId: string }) => idOf(a.steamId))).not.toContain(first);
     await ctx.dataSource.query('DELETE FROM account_settings WHERE account_id = $1', [first]);
   });
 

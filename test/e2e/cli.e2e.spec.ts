@@ -41,6 +41,21 @@ describe('the operator CLI', () => {
     expect(listed).not.toContain(key);
   }, 60_000);
 
+  it('should rebuild derived state, all of it or only the named keepers', async () => {
+    await ctx.dataSource.query('UPDATE accounts SET xp = 70 WHERE account_id = 42');
+    const only = (await cli('derived', 'rebuild', '--only', 'platform-totals')).stdout.trim().split('\n');
+    expect(only).toEqual(['rebuilt platform-totals']);
+    const [{ xp }] = await ctx.dataSource.query('SELECT sum(xp)::int AS xp FROM platform_totals');
+    expect(xp).toBe(70);
+    const all = (await cli('derived', 'rebuild')).stdout;
+    for (const name of ['platform-totals', 'badge-holder-stats', 'app-card-classes', 'board-value-leaders'])
+      expect(all).toContain(`rebuilt ${name}`);
+    await expect(cli('derived', 'rebuild', '--only', 'nope')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown derived state nope'),
+    });
+  }, 90_000);
+
   it('should exit with usage on a bad command', async () => {
     await expect(cli('api-key', 'create')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--account is required') });
   }, 30_000);

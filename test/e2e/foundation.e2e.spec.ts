@@ -1,5 +1,6 @@
 import { ApiKeyUsageService } from '../../src/auth/api-key-usage.service';
 import { ApiKeyService } from '../../src/auth/api-key.service';
+import { rebuildDerivedState } from '../../src/derived/derived-state';
 import { startTestApp, TestContext } from '../support/test-app';
 
 describe('wire conventions, credentials and first operations', () => {
@@ -71,6 +72,8 @@ describe('wire conventions, credentials and first operations', () => {
   it('should sum stored account counters in stats.getStats', async () => {
     await ctx.dataSource.query('UPDATE accounts SET xp = 150, badges = 3, vac_bans = 1 WHERE account_id = 1001');
     await ctx.dataSource.query('UPDATE accounts SET xp = 50, badges = 2, updated_at = now() WHERE account_id = 1002');
+    // The totals are maintained by the service's own writers; rows changed behind its back need a rebuild.
+    await rebuildDerivedState(ctx.app, ['platform-totals']);
     const res = await ctx.http().post('/v1/stats.getStats').set(bearer(session.sessionToken));
     expect(res.body).toMatchObject({ xp: 200, badges: 5, vacBans: 1, accountsUpdated: 1, totalAccounts: 2 });
   });

@@ -35,4 +35,26 @@ describe('logs', () => {
     const all = lines.join('');
     for (const secret of [key, wrong, sessionToken, refreshToken, key.slice(16)]) expect(all).not.toContain(secret);
   });
+
+  it('should log a failed query as JSON with its statement and SQLSTATE, never its parameters or values', async () => {
+    const input = 'client-input-7f3a9c';
+    lines.length = 0;
+    await expect(ctx.dataSource.query('SELECT $1::int AS n', [input])).rejects.toThrow();
+    await expect(ctx.dataSource.query(`SELECT '${input}'::int AS n`)).rejects.toThrow();
+    const entries = lines.flatMap((chunk) => chunk.split('\n').filter(Boolean)).map((line) => JSON.parse(line));
+    const failures = entries.filter((entry) => entry.msg === 'query failed');
+    expect(failures).toHaveLength(2);
+    expect(failures[0]).toMatchObject({ level: 'warn', context: 'typeorm', code: '22P02', query: 'SELECT $1::int AS n' });
+    expect(lines.join('')).not.toContain(input);
+    expect(lines.join('')).not.toContain('PARAMETERS');
+  });
+
+  it('should never log a credential sent in the query string', async () => {
+    const key = await ctx.apiKey(10);
+    lines.length = 0;
+    await ctx.http().post(`/v1/stats.getStats?access_token=${key}`).expect(401);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lines.some((line) => line.includes('"msg":"request"'))).toBe(true);
+    expect(lines.join('')).not.toContain(key.slice(16));
+  });
 });

@@ -1,6 +1,9 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { clearRedisPrefix, startTestApp } from '../support/test-app';
+import { join } from 'node:path';
+import { clearRedisPrefix, startTestApp, TestContext } from '../support/test-app';
 import { dropDatabase } from '../../src/database/ensure-database';
 
 describe('graceful shutdown', () => {
@@ -26,4 +29,104 @@ describe('graceful shutdown', () => {
     await clearRedisPrefix(ctx.config.redisPrefix);
     await dropDatabase(ctx.config.databaseUrl);
   });
+});
+
+/** Pid → parent pid of every process, from /proc (Linux). */
+function parentPids(): Map<number, number> {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name may hold spaces and parentheses: the fields after the last ')' are fixed.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return parents;
+}
+
+function descendants(pid: number): number[] {
+  const parents = parentPids();
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const [child, ppid] of parents) if (ppid === parent) (found.push(child), walk(child));
+  };
+  walk(pid);
+  return found;
+}
+
+/** Running, not a zombie waiting for its (possibly gone) parent to reap it. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `npm start` is npm → node start.js → (API, worker). A signal to npm must take the whole tree down within a
+ * few seconds: the script `exec`s node so no shell swallows what npm forwards, and start.ts passes it on.
+ */
+describe('npm start', () => {
+  let ctx: TestContext;
+  let npm: ChildProcess | null = null;
+
+  beforeAll(async () => {
+    ctx = await startTestApp('npmstart');
+  });
+  afterAll(async () => {
+    // Whatever a failed test left behind: the whole process group npm leads.
+    if (npm?.pid) {
+      try {
+        process.kill(-npm.pid, 'SIGKILL');
+      } catch {
+        // Already gone, as it should be.
+      }
+    }
+    await ctx.close();
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'should leave no process behind when npm gets %s',
+    async (signal) => {
+      const port = 43000 + Math.floor(Math.random() * 2000);
+      npm = spawn('npm', ['start'], {
+        cwd: join(__dirname, '..', '..'),
+        env: {
+          ...process.env,
+          PORT: String(port),
+          SIMULATOR_PORT: String(port + 2500),
+          DATABASE_URL: ctx.config.databaseUrl,
+          REDIS_URL: ctx.config.redisUrl,
+          REDIS_PREFIX: ctx.config.redisPrefix,
+          LOG_LEVEL: 'warn',
+        },
+        stdio: 'ignore',
+        detached: true,
+      });
+      const pid = npm.pid as number;
+      const deadline = Date.now() + 120_000;
+      // Up when the API answers and both children run under start.js (npm → start.js → api, worker).
+      for (;;) {
+        const healthy = await fetch(`http://127.0.0.1:${port}/health`).then(
+          (res) => res.ok,
+          () => false,
+        );
+        if (healthy && descendants(pid).length >= 3) break;
+        if (Date.now() > deadline || !isRunning(pid)) throw new Error('npm start did not come up');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the worker finishes booting
+      const tree = [pid, ...descendants(pid)];
+      process.kill(pid, signal);
+      const stopBy = Date.now() + 10_000;
+      while (tree.some(isRunning) && Date.now() < stopBy) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(tree.filter(isRunning)).toEqual([]);
+    },
+    150_000,
+  );
 });

@@ -34,6 +34,11 @@ export function testConfig(name: string, extra: Record<string, string> = {}): Ap
     PUBLIC_BASE_URL: 'http://api.test',
     PLATFORM_API_URL: 'http://127.0.0.1:9',
     LOG_LEVEL: 'error',
+    // Tests make many requests from one address; the rate-limit spec sets its own small limits.
+    API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
+    SESSION_RATE_LIMIT_PER_MINUTE: '1000000',
+    ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000000',
+    FAILED_CREDENTIAL_LIMIT_PER_MINUTE: '1000000',
     ...extra,
   });
 }

@@ -5,6 +5,8 @@ import { AccountOwnedEntity } from './account-owned';
 /** A badge an account holds, at its current level. */
 @Entity('account_badges')
 @Index('ix_account_badges_badge_id', ['badgeId', 'completionTime'])
+// The highest level of a badge's holders, recomputed by the holder statistics when its holder leaves or drops.
+@Index('ix_account_badges_badge_level', ['badgeId', 'level'])
 export class AccountBadgeEntity extends AccountOwnedEntity {
   @PrimaryColumn('integer')
   badgeId: number;

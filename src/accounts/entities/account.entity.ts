@@ -6,6 +6,9 @@ import { AccountPrivacy, LastQueueStatus } from '../account.enums';
  * worker derives from its badges, apps, friends and bans. The 64-bit platform id is derived from accountId.
  */
 @Entity('accounts')
+// The best refreshed account at a level and at an app count (ValueLeaders, leaderboard.getBucketLeaders).
+@Index('ix_accounts_level_xp', ['level', 'xp', 'accountId'], { where: 'updated_at IS NOT NULL' })
+@Index('ix_accounts_apps', ['apps', 'accountId'], { where: 'updated_at IS NOT NULL' })
 export class AccountEntity {
   @PrimaryColumn('integer')
   accountId: number;

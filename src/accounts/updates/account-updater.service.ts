@@ -7,9 +7,10 @@ import { JsonLogger } from '../../common/logging/json-logger';
 import { AccountEntity } from '../entities/account.entity';
 import { AccountUpdateEntity } from '../entities/account-update.entity';
 import { ActivityRecorder } from '../../activity/activity-recorder';
+import { RankEngine } from '../../ranks/rank-engine.service';
+import { RankHistoryRecorder } from '../../ranks/rank-history.recorder';
 import { StatsEvents } from '../../stats/events/stats-events';
 import { AccountWriter } from './account-writer';
-import { statsDeltas } from './profile-fields';
 import { PlatformSnapshotReader } from './platform-snapshot';
 import { ProgressSnapshot, UpdateProgressService } from './update-progress.service';
 
@@ -29,6 +30,8 @@ export class AccountUpdater {
     private readonly progress: UpdateProgressService,
     private readonly stats: StatsEvents,
     private readonly activity: ActivityRecorder,
+    private readonly ranks: RankEngine,
+    private readonly rankHistory: RankHistoryRecorder,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -43,8 +46,12 @@ export class AccountUpdater {
     await this.progress.publish(snapshot);
     const done = UpdateProgressService.finished(snapshot, 'completed');
     const result = await this.writer.write(accountId, runId, platform, done.steps, this.config.queue.updateCooldownSeconds);
+    // Ranks move before the run is announced complete, so a client reacting to `completed` reads them.
+    await this.ranks.place([accountId]);
+    await this.rankHistory.record(accountId);
     await this.progress.publish(done);
-    await this.stats.publish(statsDeltas(result.before, result.after, result.firstUpdate));
+    // Exactly what the writer added to the maintained totals, so stream clients stay in step with stats.getStats.
+    await this.stats.publish(result.deltas);
     await this.activity.announce(result.activityIds);
     this.logger.log({ msg: 'account updated', accountId, runId, durationMs: Date.now() - started, after: result.after });
   }

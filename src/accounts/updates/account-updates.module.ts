@@ -3,6 +3,9 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlatformModule } from '../../platform/platform.module';
 import { StatsEventsModule } from '../../stats/events/stats-events.module';
+import { PlatformTotalsModule } from '../../stats/totals/platform-totals.module';
+import { BadgeHoldersModule } from '../../badges/holders/badge-holders.module';
+import { ValueLeadersModule } from '../../leaderboards/value-leaders/value-leaders.module';
 import { AccountLookupService } from '../account-lookup.service';
 import { AccountUpdateEntity } from '../entities/account-update.entity';
 import { AccountEntity } from '../entities/account.entity';
@@ -16,9 +19,22 @@ import { ACCOUNT_UPDATE_QUEUE } from './update-queue.constants';
     BullModule.registerQueue({ name: ACCOUNT_UPDATE_QUEUE }),
     PlatformModule,
     StatsEventsModule,
+    PlatformTotalsModule,
+    BadgeHoldersModule,
+    ValueLeadersModule,
     TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity]),
   ],
   providers: [AccountLookupService, AccountUpdateQueueService, UpdateProgressService],
-  exports: [AccountLookupService, AccountUpdateQueueService, UpdateProgressService, PlatformModule, StatsEventsModule],
+  // The keepers of derived state go along: creating an account counts it, and the worker's writer keeps them in step.
+  exports: [
+    AccountLookupService,
+    AccountUpdateQueueService,
+    UpdateProgressService,
+    PlatformModule,
+    StatsEventsModule,
+    PlatformTotalsModule,
+    BadgeHoldersModule,
+    ValueLeadersModule,
+  ],
 })
 export class AccountUpdatesModule {}

@@ -3,11 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { detectActivity } from '../../activity/activity-detector';
 import { ActivityRecorder } from '../../activity/activity-recorder';
+import { AppCardClasses, CardClass } from '../../badges/holders/app-card-classes.service';
+import { BadgeHolderStats } from '../../badges/holders/badge-holder-stats.service';
+import { Holding, HoldingsDiff, diffHoldings, uniqueHoldings } from '../../badges/holders/holdings-diff';
+import { ValueLeaders } from '../../leaderboards/value-leaders/value-leaders.service';
+import { PlatformTotals, TotalsDelta } from '../../stats/totals/platform-totals.service';
 import { accountIdOf } from '../account.enums';
 import { AccountEntity } from '../entities/account.entity';
 import { AccountUpdateEntity, CounterSnapshot, UpdateStepRecord } from '../entities/account-update.entity';
 import { PlatformSnapshot } from './platform-snapshot';
-import { counterSnapshot, itemKindOf, profileFields } from './profile-fields';
+import { counterSnapshot, itemKindOf, profileFields, statsDeltas } from './profile-fields';
 
 export interface WriteResult {
   before: CounterSnapshot;
@@ -17,22 +22,36 @@ export interface WriteResult {
   /** Ids of the activity events the update recorded. */
   activityIds: string[];
   nextAllowedTime: Date;
+  /** What the update added to the platform totals, exactly as committed (the stats deltas to publish). */
+  deltas: TotalsDelta;
 }
 
 function badgeKey(badge: { appId?: number; borderColor?: number; badgeId: number }): string {
   return badge.appId !== undefined ? `app:${badge.appId}:${badge.borderColor === 1 ? 'foil' : 'normal'}` : `special:${badge.badgeId}`;
 }
 
+/** The rows a `DELETE … RETURNING` removed (TypeORM answers such a statement with `[rows, affectedCount]`). */
+async function deleteReturning<T>(manager: EntityManager, sql: string, parameters: unknown[]): Promise<T[]> {
+  const [rows]: [T[], number] = await manager.query(sql, parameters);
+  return rows;
+}
+
 /**
  * Stores one refresh: the shared catalogue rows (apps, badge definitions) first, in their own short statements
  * so concurrent refreshes do not queue behind each other's transactions; then the account, its badges, apps,
- * friends, groups and inventory, its counters and the run record, in one transaction.
+ * friends, groups and inventory, its counters and the run record, in one transaction. The same transaction keeps
+ * the derived state in step (platform totals, badge holder statistics, card classes of apps) from what the
+ * update changed, so reads never aggregate the accounts.
  */
 @Injectable()
 export class AccountWriter {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly activity: ActivityRecorder,
+    private readonly totals: PlatformTotals,
+    private readonly holderStats: BadgeHolderStats,
+    private readonly cardClasses: AppCardClasses,
+    private readonly valueLeaders: ValueLeaders,
   ) {}
 
   async write(
@@ -47,15 +66,21 @@ export class AccountWriter {
     return this.dataSource.transaction(async (manager) => {
       const previous = await manager.findOneOrFail(AccountEntity, { where: { accountId }, lock: { mode: 'pessimistic_write' } });
       const now = new Date();
-      const heldBefore: { badge_id: number; level: number }[] = await manager.query(
-        'SELECT badge_id, level FROM account_badges WHERE account_id = $1',
-        [accountId],
+      const heldBefore = await this.heldBadges(manager, accountId);
+      const held = uniqueHoldings(
+        snapshot.badges.badges.map((b) => ({
+          badgeId: badgeIds.get(badgeKey(b))!,
+          level: b.level,
+          xp: b.xp,
+          completionTime: new Date(b.completionTime * 1000),
+        })),
       );
-      await this.replaceBadges(manager, accountId, snapshot, badgeIds);
-      await this.replaceApps(manager, accountId, snapshot);
+      const badges = diffHoldings(heldBefore, held);
+      await this.applyBadges(manager, accountId, badges);
+      const appPlaytime = await this.replaceApps(manager, accountId, snapshot);
       await this.replaceFriends(manager, accountId, snapshot);
       await this.replaceGroups(manager, accountId, snapshot);
-      await this.replaceInventory(manager, accountId, snapshot);
+      const cards = await this.replaceInventory(manager, accountId, snapshot);
       const nextAllowedTime = new Date(now.getTime() + cooldownSeconds * 1000);
       const fields = profileFields(snapshot, previous, now);
       await manager.update(
@@ -73,21 +98,22 @@ export class AccountWriter {
       const after = counterSnapshot({ ...previous, ...fields });
       await manager.update(AccountUpdateEntity, { runId }, { status: 'completed', finishedAt: now, steps, before, after, error: null });
       const firstUpdate = previous.updatedAt === null;
-      const held = snapshot.badges.badges.map((b) => ({
-        badgeId: badgeIds.get(badgeKey(b))!,
-        level: b.level,
-        xp: b.xp,
-        completionTime: new Date(b.completionTime * 1000),
-      }));
       const events = detectActivity(
-        new Map(heldBefore.map((row) => [row.badge_id, row.level])),
+        new Map(heldBefore.map((row) => [row.badgeId, row.level])),
         held,
         { previous: previous.level, current: fields.level ?? previous.level },
         firstUpdate,
         now,
       );
-      const activityIds = await this.activity.record(manager, accountId, events, new Set(heldBefore.map((row) => row.badge_id)));
-      return { before, after, firstUpdate, activityIds, nextAllowedTime };
+      const activityIds = await this.activity.record(manager, accountId, events, new Set(heldBefore.map((row) => row.badgeId)));
+      // Derived state last: its rows are shared with every other writer, so their locks are held the shortest.
+      await this.holderStats.apply(manager, badges);
+      if (cards) await this.cardClasses.apply(manager, cards.before, cards.after);
+      await this.valueLeaders.apply(manager, accountId, firstUpdate ? null : previous, { ...previous, ...fields });
+      // The stored app rows' playtime, exactly (a duplicated app in the platform's list is stored once).
+      const deltas = { ...statsDeltas(before, after, firstUpdate), appPlaytime };
+      await this.totals.add(manager, accountId, deltas);
+      return { before, after, firstUpdate, activityIds, nextAllowedTime, deltas };
     });
   }
 
@@ -139,36 +165,53 @@ export class AccountWriter {
     return new Map(rows.map((row) => [row.badge_key, row.id]));
   }
 
-  private async replaceBadges(
-    manager: EntityManager,
-    accountId: number,
-    snapshot: PlatformSnapshot,
-    badgeIds: Map<string, number>,
-  ): Promise<void> {
-    const badges = snapshot.badges.badges;
-    await manager.query('DELETE FROM account_badges WHERE account_id = $1', [accountId]);
-    if (!badges.length) return;
+  private async heldBadges(manager: EntityManager, accountId: number): Promise<Holding[]> {
+    const rows: { badge_id: number; level: number; xp: number; completion_time: Date }[] = await manager.query(
+      'SELECT badge_id, level, xp, completion_time FROM account_badges WHERE account_id = $1',
+      [accountId],
+    );
+    return rows.map((row) => ({ badgeId: row.badge_id, level: row.level, xp: row.xp, completionTime: row.completion_time }));
+  }
+
+  /** Writes only what changed: most refreshes change a few badges of the hundreds an account holds. */
+  private async applyBadges(manager: EntityManager, accountId: number, diff: HoldingsDiff): Promise<void> {
+    if (diff.removed.length) {
+      await manager.query('DELETE FROM account_badges WHERE account_id = $1 AND badge_id = ANY($2::int[])', [
+        accountId,
+        diff.removed.map((h) => h.badgeId),
+      ]);
+    }
+    const upserts = [...diff.added, ...diff.changed.map((c) => c.after)];
+    if (!upserts.length) return;
     await manager.query(
       `INSERT INTO account_badges (account_id, badge_id, level, xp, completion_time)
-       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[], $5::timestamptz[]) ON CONFLICT DO NOTHING`,
+       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[], $5::timestamptz[])
+       ON CONFLICT (account_id, badge_id) DO UPDATE
+         SET level = EXCLUDED.level, xp = EXCLUDED.xp, completion_time = EXCLUDED.completion_time`,
       [
         accountId,
-        badges.map((b) => badgeIds.get(badgeKey(b))),
-        badges.map((b) => b.level),
-        badges.map((b) => b.xp),
-        badges.map((b) => new Date(b.completionTime * 1000)),
+        upserts.map((h) => h.badgeId),
+        upserts.map((h) => h.level),
+        upserts.map((h) => h.xp),
+        upserts.map((h) => h.completionTime),
       ],
     );
   }
 
-  private async replaceApps(manager: EntityManager, accountId: number, snapshot: PlatformSnapshot): Promise<void> {
-    if (snapshot.games.visibility === 'private') return;
+  /** Returns how much the stored apps' playtime changed (0 when the library is private and kept). */
+  private async replaceApps(manager: EntityManager, accountId: number, snapshot: PlatformSnapshot): Promise<number> {
+    if (snapshot.games.visibility === 'private') return 0;
     const games = snapshot.games.games;
-    await manager.query('DELETE FROM account_apps WHERE account_id = $1', [accountId]);
-    if (!games.length) return;
-    await manager.query(
+    const removed = await deleteReturning<{ playtime: number }>(
+      manager,
+      'DELETE FROM account_apps WHERE account_id = $1 RETURNING playtime',
+      [accountId],
+    );
+    const playtimeBefore = removed.reduce((sum, row) => sum + row.playtime, 0);
+    if (!games.length) return -playtimeBefore;
+    const inserted: { playtime: number }[] = await manager.query(
       `INSERT INTO account_apps (account_id, app_id, playtime, playtime2_weeks, last_played)
-       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[], $5::timestamptz[]) ON CONFLICT DO NOTHING`,
+       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[], $5::timestamptz[]) ON CONFLICT DO NOTHING RETURNING playtime`,
       [
         accountId,
         games.map((g) => g.appId),
@@ -177,6 +220,7 @@ export class AccountWriter {
         games.map((g) => (g.rtimeLastPlayed ? new Date(g.rtimeLastPlayed * 1000) : null)),
       ],
     );
+    return inserted.reduce((sum, row) => sum + row.playtime, 0) - playtimeBefore;
   }
 
   private async replaceFriends(manager: EntityManager, accountId: number, snapshot: PlatformSnapshot): Promise<void> {
@@ -203,18 +247,35 @@ export class AccountWriter {
     ]);
   }
 
-  /** Assets of one class are folded into one row with their total amount. */
-  private async replaceInventory(manager: EntityManager, accountId: number, snapshot: PlatformSnapshot): Promise<void> {
-    if (snapshot.inventory.visibility === 'private') return;
+  /**
+   * Assets of one class are folded into one row with their total amount. Returns the normal card classes held
+   * before and after (null when the inventory is private and kept).
+   */
+  private async replaceInventory(
+    manager: EntityManager,
+    accountId: number,
+    snapshot: PlatformSnapshot,
+  ): Promise<{ before: CardClass[]; after: CardClass[] } | null> {
+    if (snapshot.inventory.visibility === 'private') return null;
     const byClass = new Map<string, { item: (typeof snapshot.inventory.items)[number]; amount: number }>();
     for (const item of snapshot.inventory.items) {
       const entry = byClass.get(item.classId);
       if (entry) entry.amount += item.amount;
       else byClass.set(item.classId, { item, amount: item.amount });
     }
-    await manager.query('DELETE FROM inventory_items WHERE account_id = $1', [accountId]);
-    if (!byClass.size) return;
+    const removed = await deleteReturning<{ class_id: string; app_id: number | null; kind: string }>(
+      manager,
+      'DELETE FROM inventory_items WHERE account_id = $1 RETURNING class_id, app_id, kind',
+      [accountId],
+    );
+    const before = removed
+      .filter((row) => row.kind === 'card' && row.app_id !== null)
+      .map((row) => ({ appId: row.app_id!, classId: row.class_id }));
     const rows = [...byClass.values()];
+    const after = rows
+      .filter((r) => r.item.marketFeeApp !== undefined && itemKindOf(r.item) === 'card')
+      .map((r) => ({ appId: r.item.marketFeeApp!, classId: r.item.classId }));
+    if (!rows.length) return { before, after };
     await manager.query(
       `INSERT INTO inventory_items (account_id, class_id, app_id, kind, name, market_hash_name, amount, asset_id)
        SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])`,
@@ -229,5 +290,6 @@ export class AccountWriter {
         rows.map((r) => r.item.assetId),
       ],
     );
+    return { before, after };
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActivityRecorder } from '../../activity/activity-recorder';
+import { RanksModule } from '../../ranks/ranks.module';
 import { AccountUpdateEntity } from '../entities/account-update.entity';
 import { AccountEntity } from '../entities/account.entity';
 import { AccountUpdateProcessor } from './account-update.processor';
@@ -12,7 +13,7 @@ import { StuckUpdateRecovery } from './stuck-update-recovery.service';
 
 /** The consumer side: the BullMQ worker that refreshes accounts from the platform. Worker process only. */
 @Module({
-  imports: [AccountUpdatesModule, TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity])],
+  imports: [AccountUpdatesModule, RanksModule, TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity])],
   providers: [ActivityRecorder, PlatformSnapshotReader, AccountWriter, AccountUpdater, AccountUpdateProcessor, StuckUpdateRecovery],
 })
 export class UpdatesWorkerModule {}

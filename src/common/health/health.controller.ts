@@ -4,12 +4,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { Public } from '../../auth/auth.decorator';
+import { NoRateLimit, Public } from '../../auth/auth.decorator';
 import { REDIS } from '../redis/redis.module';
 
 type Check = 'up' | 'down';
 
-/** Liveness of the service and its two backing stores, for load balancers and `docker compose` health checks. */
+/**
+ * Liveness of the service and its two backing stores, for load balancers and `docker compose` health checks:
+ * 503 while either store is unreachable, 200 again as soon as it is back (both clients reconnect by themselves).
+ * Hand-written rather than @nestjs/terminus: two probes with a timeout, in the documented shape.
+ */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
@@ -19,6 +23,7 @@ export class HealthController {
   ) {}
 
   @Public()
+  @NoRateLimit()
   @Get('health')
   @HttpCode(200)
   async health(@Res({ passthrough: true }) response: Response) {

@@ -3,31 +3,44 @@ import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { ProblemException } from '../problem/problem.exception';
+import { ProblemException, unsupportedMediaType } from '../problem/problem.exception';
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /** body-parser errors a client can cause, by their `type`, as the detail shown to the client. */
 const BODY_PARSER_DETAILS: Record<string, string> = {
   'entity.parse.failed': 'The request body is not valid JSON.',
   'entity.too.large': 'The request body is larger than this service accepts.',
-  'encoding.unsupported': 'The request body uses an unsupported content encoding.',
+  'encoding.unsupported': 'The request body must not be compressed: send it with no Content-Encoding.',
   'charset.unsupported': 'The request body uses an unsupported charset.',
   'request.aborted': 'The request body was not received completely.',
+  'request.size.invalid': 'The request body does not match its Content-Length.',
 };
 
 /**
  * JSON body parsing as Nest middleware (not app.use) so that malformed or oversized bodies reach the
  * problem-details filter like every other error. `$schema` is dropped from request objects: an earlier
  * revision let clients echo it, and it must not count as an unknown field.
+ *
+ * Compressed bodies are refused (415) rather than inflated: no client of the API compresses requests, and
+ * inflating would let a small request cost the server a large buffer. A body that is not JSON is refused
+ * (415) instead of being ignored; an empty body with any or no Content-Type is no body at all, which is how
+ * reference clients call the operations that take none.
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
   private readonly parse: RequestHandler;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.parse = json({ limit: config.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] });
+    this.parse = json({ limit: config.bodyLimitBytes, strict: false, inflate: false, type: JSON_TYPES });
   }
 
   use(request: Request, response: Response, next: NextFunction): void {
+    if (hasBody(request) && !request.is(JSON_TYPES)) {
+      // Drain what was sent so the 415 is not answered while the client is still writing.
+      request.resume();
+      return next(unsupportedMediaType('The request body must be JSON, sent as Content-Type: application/json.'));
+    }
     this.parse(request, response, (error?: unknown) => {
       if (error) return next(toProblem(error));
       const body: unknown = request.body;
@@ -39,8 +52,17 @@ export class JsonBodyMiddleware implements NestMiddleware {
   }
 }
 
+/** A body is present when it is chunked or has a non-zero length (type-is counts `Content-Length: 0` as one). */
+function hasBody(request: Request): boolean {
+  const length = request.header('content-length');
+  return request.header('transfer-encoding') !== undefined || (length !== undefined && length.trim() !== '0');
+}
+
 function toProblem(error: unknown): unknown {
   const parserError = error as { type?: string; status?: number };
-  const detail = parserError.type ? BODY_PARSER_DETAILS[parserError.type] : undefined;
-  return detail && parserError.status ? new ProblemException(parserError.status, detail) : error;
+  const status = parserError.status;
+  if (!status || status >= 500) return error;
+  const detail = (parserError.type && BODY_PARSER_DETAILS[parserError.type]) ?? 'The request body could not be read.';
+  const headers = parserError.type === 'encoding.unsupported' ? { 'Accept-Encoding': 'identity' } : undefined;
+  return new ProblemException(status, detail, { headers });
 }

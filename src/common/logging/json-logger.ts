@@ -12,6 +12,7 @@ const SECRET_PATTERNS: [RegExp, string][] = [
   [/\b(sk_[0-9a-f]{12}_)[A-Za-z0-9_-]+/g, '$1***'],
   [/\b(auth|rt)_[A-Za-z0-9_-]{16,}/g, '$1_***'],
   [/([?&]key=)[^&\s"]*/gi, '$1***'],
+  [/([?&]access_token=)[^&\s"]*/gi, '$1***'],
 ];
 
 export function redactSecrets(text: string): string {

@@ -35,8 +35,16 @@ export const forbidden = (detail: string) => new ProblemException(HttpStatus.FOR
 export const notFound = (detail: string) => new ProblemException(HttpStatus.NOT_FOUND, detail);
 export const unprocessable = (detail: string, errors: ErrorDetail[]) =>
   new ProblemException(HttpStatus.UNPROCESSABLE_ENTITY, detail, { errors });
-export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
+export const tooManyRequests = (detail: string, retryAfterSeconds: number, headers: Record<string, string> = {}) =>
   new ProblemException(HttpStatus.TOO_MANY_REQUESTS, detail, {
-    headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    headers: { ...headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
   });
-export const serviceUnavailable = (detail: string) => new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, detail);
+/** Reference clients retry 503 with backoff; Retry-After tells them when a retry is worth it. */
+export const serviceUnavailable = (detail: string, retryAfterSeconds?: number) =>
+  new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, detail, {
+    headers: retryAfterSeconds ? { 'Retry-After': String(Math.ceil(retryAfterSeconds)) } : undefined,
+  });
+export const methodNotAllowed = (detail: string, allow: string[]) =>
+  new ProblemException(HttpStatus.METHOD_NOT_ALLOWED, detail, { headers: { Allow: allow.join(', ') } });
+export const unsupportedMediaType = (detail: string, headers?: Record<string, string>) =>
+  new ProblemException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, detail, { headers });

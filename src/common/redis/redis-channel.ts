@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { Observable, Subject } from 'rxjs';
 import { JsonLogger } from '../logging/json-logger';
+import { watchRedis } from './redis-connection';
 
 /**
  * A Redis pub/sub channel of JSON messages, fanned out in-process: one subscriber connection is opened with
@@ -48,7 +49,11 @@ export class RedisChannel<T> {
   }
 
   private open(): void {
-    const subscriber = this.redis.duplicate();
+    // The shared client fails commands while Redis is away; a subscriber waits for it instead, and ioredis
+    // subscribes again by itself after a reconnect.
+    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false, commandTimeout: undefined });
+    const { host, port } = this.redis.options;
+    watchRedis(subscriber, `subscriber ${this.name}`, `${host}:${port}`);
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, raw: string) => {
       try {

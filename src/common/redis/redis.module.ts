@@ -2,6 +2,7 @@ import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nest
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { commandClientOptions, redisAddress, watchRedis } from './redis-connection';
 
 /** Injection token of the shared ioredis client (commands only; subscribers open their own connection). */
 export const REDIS = Symbol('REDIS');
@@ -21,7 +22,17 @@ class RedisCloser implements OnApplicationShutdown {
     {
       provide: REDIS,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false }),
+      // Connected before anything uses it (commands fail fast without an offline queue, see commandClientOptions).
+      useFactory: async (config: AppConfig) => {
+        const client = watchRedis(new Redis(commandClientOptions(config.redisUrl)), 'commands', redisAddress(config.redisUrl));
+        try {
+          await client.connect();
+        } catch (error) {
+          client.disconnect();
+          throw error;
+        }
+        return client;
+      },
     },
     RedisCloser,
   ],

@@ -13,6 +13,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Authenticated but not allowed',
   404: 'The referenced resource is unknown',
   409: 'Conflict',
+  415: 'The request body is not JSON, or is compressed',
   422: 'Validation failure',
   429: 'Rate limited',
   500: 'Internal error',
@@ -42,7 +43,11 @@ export interface WireOperationOptions {
  * controller method carries its whole contract in one place and delegates the rest.
  */
 export function WireOperation(options: WireOperationOptions) {
-  const decorators = [Post(options.operationId), HttpCode(options.response || options.bareResponse ? 200 : 204), ...contract(options)];
+  const decorators = [
+    Post(options.operationId),
+    HttpCode(options.response || options.bareResponse ? 200 : 204),
+    ...contract(options, OPERATION_TRANSPORT_ERRORS),
+  ];
   if (options.bareResponse) {
     decorators.push(ApiExtraModels(...(options.extraModels ?? [])), ApiOkResponse({ schema: options.bareResponse }));
   } else if (options.response) {
@@ -65,19 +70,27 @@ export interface WireStreamOptions extends Pick<WireOperationOptions, 'operation
 export function WireStream(options: WireStreamOptions) {
   return applyDecorators(
     Sse(options.operationId),
-    ...contract({ ...options, description: `Server-sent events.\n\n${options.events}` }),
+    ...contract({ ...options, description: `Server-sent events.\n\n${options.events}` }, STREAM_TRANSPORT_ERRORS),
     ApiProduces('text/event-stream'),
     ApiOkResponse({ description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } }),
   );
 }
 
+/**
+ * Problem responses every operation can give whatever the wire reference lists for it: a body that is not
+ * plain JSON (415), the caller's rate limit (429) and a backing store that is away (503). Streams take no body.
+ */
+const OPERATION_TRANSPORT_ERRORS = [415, 429, 503];
+const STREAM_TRANSPORT_ERRORS = [429, 503];
+
 /** What an operation and a stream declare alike: credential policy, operation id and problem responses. */
-function contract(options: Pick<WireOperationOptions, 'operationId' | 'summary' | 'auth' | 'errors' | 'description'>) {
+function contract(options: Pick<WireOperationOptions, 'operationId' | 'summary' | 'auth' | 'errors' | 'description'>, transport: number[]) {
+  const errors = [...new Set([...options.errors, ...transport])].sort((a, b) => a - b);
   return [
     Auth(options.auth),
     ApiOperation({ operationId: options.operationId, summary: options.summary, description: options.description }),
     ApiExtraModels(ProblemDetailsDto),
-    ...options.errors.map((status) =>
+    ...errors.map((status) =>
       ApiResponse({
         status,
         description: STATUS_TEXT[status] ?? 'Error',

@@ -99,9 +99,21 @@ export class V1LeaderboardLocationInfo {
 
 export class V1LeaderboardGetAccountLeaderboardResponseBody {
   @ApiProperty({ type: [V1AccountLeaderboardAccount], nullable: true }) accounts: (V1AccountLeaderboardAccount | null)[] | null;
-  @ApiProperty({ type: 'integer', default: 0, description: 'Accounts on the board (hidden accounts are not ranked).' }) rankedOutOf: number;
+  @ApiProperty({
+    type: 'integer',
+    default: 0,
+    description: 'Accounts on the board, hidden ones included (they keep their rank; their rows are null).',
+  })
+  rankedOutOf: number;
   @ApiPropertyOptional({ type: V1AccountLeaderboardAccount, nullable: true, description: 'The caller, when ranked outside the window.' })
   ownAccount?: V1AccountLeaderboardAccount | null;
+  @ApiPropertyOptional({
+    type: 'integer',
+    isArray: true,
+    nullable: true,
+    description: 'Ranks in the window held by accounts that chose to be hidden; their entries in `accounts` are null.',
+  })
+  hiddenRanks?: number[] | null;
   @ApiPropertyOptional({ type: V1LeaderboardAppInfo, nullable: true }) app?: V1LeaderboardAppInfo | null;
   @ApiPropertyOptional({ type: V1LeaderboardBadgeInfo, nullable: true }) badgeInfo?: V1LeaderboardBadgeInfo | null;
   @ApiPropertyOptional({ type: [V1LeaderboardLocationInfo], nullable: true }) location?: V1LeaderboardLocationInfo[] | null;

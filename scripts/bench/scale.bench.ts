@@ -1,0 +1,297 @@
+import 'reflect-metadata';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { dropDatabase } from '../../src/database/ensure-database';
+import { numberFlag, report } from './harness';
+
+/**
+ * `npm run bench:scale -- --accounts 100000 [--requests 400 --seconds 20 --timeout-ms 10000 --seed 1]`
+ *
+ * Latency and throughput of the read operations over a seeded population of N accounts (`npm run seed`), each
+ * next to a `GET /health` baseline measured in the same run. The database `bench_scale_<N>` (and the Redis prefix
+ * of the same name) is seeded on the first run and reused by later ones. The API runs alone in a child process
+ * (ts-node, no worker, no simulator); every operation runs at a fixed concurrency of 16 for at most --requests
+ * requests and --seconds seconds, each request given up after --timeout-ms (counted as a timeout). Traffic goes
+ * to 127.0.0.1 only.
+ */
+const CONCURRENCY = 16;
+const ROOT = join(__dirname, '..', '..');
+const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
+
+interface Call {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: (i: number) => unknown;
+  /** A fixed number of requests (findFriendPath: 200 pairs) instead of --requests. */
+  total?: number;
+}
+
+interface Measured {
+  ok: number;
+  errors: number;
+  timeouts: number;
+  p50: number;
+  p99: number;
+  perSecond: number;
+  firstError?: string;
+}
+
+/** Deterministic pseudo-random account ids, so two runs ask for the same accounts. */
+function ids(count: number, max: number, salt: number): number[] {
+  let x = (salt * 2654435761) >>> 0 || 1;
+  return Array.from({ length: count }, () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return 1 + ((x >>> 0) % max);
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [...TS_NODE, file, ...args], { cwd: ROOT, env, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${file} ${args.join(' ')} failed: ${stderr || error.message}`)) : resolve(stdout),
+    ),
+  );
+}
+
+/** Seeds `bench_scale_<N>` unless it already holds N updated accounts; returns how long seeding took (0 if reused). */
+async function ensureSeeded(env: NodeJS.ProcessEnv, databaseUrl: string, accounts: number, seed: number): Promise<number> {
+  const admin = new Client({ connectionString: databaseUrl.replace(/\/[^/]+$/, '/postgres') });
+  await admin.connect();
+  const name = databaseUrl.split('/').pop()!;
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
+  await admin.end();
+  if (exists) {
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    const seeded = await db
+      .query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE updated_at IS NOT NULL')
+      .then((r) => r.rows[0].n)
+      .catch(() => -1);
+    await db.end();
+    if (seeded === accounts) return 0;
+    process.stdout.write(`${name} holds ${seeded} seeded accounts, not ${accounts}: seeding it again\n`);
+    await dropDatabase(databaseUrl);
+  }
+  const started = Date.now();
+  const out = await run('src/seed/seed.main.ts', ['--accounts', String(accounts), '--seed', String(seed)], env);
+  process.stdout.write(out);
+  return (Date.now() - started) / 1000;
+}
+
+async function startApi(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
+  const api = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (api.exitCode !== null) throw new Error(`the API exited with code ${api.exitCode}`);
+    const up = await once({ name: 'health', method: 'GET', path: '/health' }, port, '', 0, 2000, new Agent()).catch(() => null);
+    if (up?.status === 200) return api;
+    if (Date.now() > deadline) throw new Error('the API did not become healthy within 120 s');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** One request: status and latency, or 0 and the timeout when it took longer. */
+function once(call: Call, port: number, token: string, i: number, timeoutMs: number, agent: Agent): Promise<{ status: number; ms: number; body?: string }> {
+  const payload = call.body ? JSON.stringify(call.body(i)) : undefined;
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: call.path,
+        method: call.method,
+        agent,
+        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(payload ? { 'Content-Type': 'application/json' } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.length < 4 && chunks.push(chunk));
+        res.on('end', () => {
+          clearTimeout(timer);
+          const ok = res.statusCode! < 300;
+          resolve({ status: res.statusCode!, ms: performance.now() - started, body: ok ? undefined : Buffer.concat(chunks).toString().slice(0, 200) });
+        });
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy();
+      resolve({ status: 0, ms: timeoutMs });
+    }, timeoutMs);
+    // After a timeout the destroyed request errors too; the promise is settled by then and ignores it.
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end(payload);
+  });
+}
+
+/** Runs a call at CONCURRENCY until `total` requests or `seconds` have passed. */
+async function measure(call: Call, port: number, token: string, total: number, seconds: number, timeoutMs: number): Promise<Measured> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const latencies: number[] = [];
+  let next = 0;
+  let ok = 0;
+  let errors = 0;
+  let timeouts = 0;
+  let firstError: string | undefined;
+  const started = performance.now();
+  const stopAt = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < total && performance.now() < stopAt) {
+        const result = await once(call, port, token, next++, timeoutMs, agent).catch((error: Error) => ({ status: -1, ms: 0, body: error.message }));
+        latencies.push(result.ms);
+        if (result.status === 0) timeouts++;
+        else if (result.status >= 200 && result.status < 300) ok++;
+        else {
+          errors++;
+          firstError ??= `${result.status} ${result.body ?? ''}`;
+        }
+      }
+    }),
+  );
+  agent.destroy();
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { ok, errors, timeouts, p50: at(0.5), p99: at(0.99), perSecond: ok / elapsed, firstError };
+}
+
+/** Queries the API left running after its client gave up would slow the next operation: cancel them. */
+async function cancelLeftovers(databaseUrl: string): Promise<void> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  await db.query(
+    `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND application_name = 'badge-stats' AND state = 'active' AND pid <> pg_backend_pid()`,
+  );
+  await db.end();
+}
+
+/** Request bodies that name things the seeded population really has (a city, a popular badge). */
+async function fixtures(databaseUrl: string) {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  const [city] = (await db.query(`SELECT city_name, country_name FROM accounts TABLESAMPLE SYSTEM (5) WHERE city_name IS NOT NULL GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 1`)).rows;
+  const [badge] = (
+    await db.query(`SELECT b.app_id FROM account_badges x TABLESAMPLE SYSTEM (2) JOIN badges b ON b.id = x.badge_id
+                     WHERE b.app_id IS NOT NULL AND NOT b.is_foil GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)
+  ).rows;
+  await db.end();
+  return { city: city as { city_name: string; country_name: string }, badgeAppId: (badge as { app_id: number }).app_id };
+}
+
+async function main(): Promise<void> {
+  const accounts = numberFlag('accounts', 100_000);
+  const total = numberFlag('requests', 400);
+  const seconds = numberFlag('seconds', 20);
+  const timeoutMs = numberFlag('timeout-ms', 10_000);
+  const seed = numberFlag('seed', 1);
+  const name = `bench_scale_${accounts}`;
+  const databaseUrl = `postgres://postgres@127.0.0.1:5432/${name}`;
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_PREFIX: name,
+    PORT: String(port),
+    LOG_LEVEL: 'error',
+    SIMULATOR_SEED: String(seed),
+    SIMULATOR_ACCOUNTS: String(accounts),
+    // No platform is needed for reads; an explicit URL also keeps the API from embedding a simulator.
+    PLATFORM_API_URL: 'http://127.0.0.1:9',
+    API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
+  };
+  const seedSeconds = await ensureSeeded(env, databaseUrl, accounts, seed);
+  process.stdout.write(seedSeconds ? `seeded ${accounts} accounts in ${seedSeconds.toFixed(0)} s\n` : `reusing ${name}\n`);
+  const token = (await run('src/cli.ts', ['api-key', 'create', '--account', '1', '--name', 'bench-scale'], env)).trim().split('\n').pop()!;
+  const { city, badgeAppId } = await fixtures(databaseUrl);
+  const random = ids(Math.max(total, 400), accounts, 7);
+  const pairs = ids(400, accounts, 11);
+  const pick = (i: number) => random[i % random.length];
+  const board = (extra: Record<string, unknown>) => (): unknown => ({ leaderboard: 'xp', start: 1, end: 10, ...extra });
+  const post = (name: string, path: string, body?: (i: number) => unknown, extra: Partial<Call> = {}): Call => ({ name, method: 'POST', path, body, ...extra });
+  const calls: Call[] = [
+    { name: 'GET /health (baseline)', method: 'GET', path: '/health' },
+    post('stats.getStats', '/v1/stats.getStats'),
+    post('leaderboard.getChanges (xp, 7d)', '/v1/leaderboard.getChanges', () => ({ leaderboard: 'xp', window: '7d', metric: 'score', direction: 'improvements' })),
+    post('leaderboard.getBucketLeaders (xp)', '/v1/leaderboard.getBucketLeaders', () => ({ leaderboard: 'xp' })),
+    post('account.listBadges', '/v1/account.listBadges', (i) => ({ id: { accountId: pick(i) } })),
+    post('getAccountLeaderboard xp top 10', '/v1/leaderboard.getAccountLeaderboard', board({})),
+    post(`getAccountLeaderboard xp, ${city.country_name}`, '/v1/leaderboard.getAccountLeaderboard', board({ location: [{ country: city.country_name }] })),
+    post(`getAccountLeaderboard xp, ${city.city_name}`, '/v1/leaderboard.getAccountLeaderboard', board({ location: [{ country: city.country_name, city: city.city_name }] })),
+    post(`getAccountLeaderboard badge ${badgeAppId}`, '/v1/leaderboard.getAccountLeaderboard', () => ({
+      leaderboard: 'badge_highest_level',
+      start: 1,
+      end: 10,
+      badge: { id: badgeAppId, isFoil: false },
+    })),
+    post('getAccountLeaderboard xp, rank 50000', '/v1/leaderboard.getAccountLeaderboard', () => ({ leaderboard: 'xp', goToLeaderboardRank: 50_000 })),
+    post('leaderboard.previewAccountRank (xp)', '/v1/leaderboard.previewAccountRank', (i) => ({ id: { accountId: pick(i) }, leaderboard: 'xp' })),
+    post('leaderboard.listBadges', '/v1/leaderboard.listBadges'),
+    post('account.getTrending (7d)', '/v1/account.getTrending', () => ({ window: '7d' })),
+    post('activity.listGlobalFeed', '/v1/activity.listGlobalFeed', () => ({})),
+    post('item.findOwners (gems)', '/v1/item.findOwners', () => ({ itemIds: [667924416] })),
+    post('account.getInfo', '/v1/account.getInfo', (i) => ({ id: { accountId: pick(i) } })),
+    post('account.findFriendPath (200 pairs)', '/v1/account.findFriendPath', (i) => ({ from: { id: { accountId: pairs[2 * i] } }, to: { id: { accountId: pairs[2 * i + 1] } } }), { total: 200 }),
+  ];
+  const api = await startApi(env, port);
+  const rows: Record<string, string>[] = [];
+  try {
+    let baseline: Measured | null = null;
+    for (const call of calls) {
+      await measure(call, port, token, CONCURRENCY, seconds, timeoutMs); // warm-up: one request per connection
+      await cancelLeftovers(databaseUrl);
+      const m = await measure(call, port, token, call.total ?? total, seconds, timeoutMs);
+      await cancelLeftovers(databaseUrl);
+      baseline ??= m;
+      const ms = (v: number) => (v >= timeoutMs ? `≥${timeoutMs}` : v.toFixed(1));
+      rows.push({
+        operation: call.name.padEnd(40),
+        ok: `${m.ok}`.padStart(4),
+        errors: `${m.errors}`,
+        timeouts: `${m.timeouts}`,
+        p50ms: ms(m.p50).padStart(7),
+        p99ms: ms(m.p99).padStart(7),
+        perSecond: m.perSecond.toFixed(1).padStart(7),
+        p50VsHealth: `${(m.p50 / baseline.p50).toFixed(1)}x`,
+        throughputVsHealth: `${(m.perSecond / baseline.perSecond).toFixed(3)}x`,
+        ...(m.firstError ? { firstError: m.firstError.replace(/\s+/g, ' ').slice(0, 120) } : {}),
+      });
+      process.stdout.write(`  measured ${call.name}\n`);
+    }
+  } finally {
+    api.kill('SIGTERM');
+    const killer = setTimeout(() => api.kill('SIGKILL'), 15_000);
+    await new Promise((resolve) => (api.exitCode !== null ? resolve(null) : api.once('exit', resolve)));
+    clearTimeout(killer);
+  }
+  report(
+    `reads over ${accounts} seeded accounts (${name}; concurrency ${CONCURRENCY}, ≤${total} requests / ≤${seconds} s per operation, timeout ${timeoutMs} ms)`,
+    rows,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+/**
+ * Derived state: everything the service keeps *beside* the rows the update worker writes, so that reads stay flat
+ * at millions of accounts — maintained totals, per-badge holder statistics, the rank engine's sorted sets.
+ *
+ * Each keeper of derived state is a provider marked with `@DerivedState('name')` and implementing
+ * `DerivedStateKeeper`: it keeps its state in step with every update, and can rebuild it from PostgreSQL alone
+ * (after a bulk seed, a restore or a Redis flush). `rebuildDerivedState` finds every keeper in an application
+ * context and rebuilds them one after another.
+ */
+import { INestApplicationContext, Logger } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+
+export interface DerivedStateKeeper {
+  /** Recomputes the whole derived state from PostgreSQL, set-based; safe to run while the service serves. */
+  rebuild(): Promise<void>;
+}
+
+/** Marks a provider as a keeper of derived state; the name shows in logs and the CLI. */
+export const DerivedState = DiscoveryService.createDecorator<string>();
+
+/** Every keeper of derived state registered in `app`, by name. */
+export function derivedStateKeepers(app: INestApplicationContext): Map<string, DerivedStateKeeper> {
+  const discovery = app.get(DiscoveryService);
+  const keepers = new Map<string, DerivedStateKeeper>();
+  for (const wrapper of discovery.getProviders({ metadataKey: DerivedState.KEY })) {
+    const name = discovery.getMetadataByDecorator(DerivedState, wrapper);
+    if (name && wrapper.instance) keepers.set(name, wrapper.instance as DerivedStateKeeper);
+  }
+  return keepers;
+}
+
+/** Rebuilds every keeper's state from PostgreSQL (or only `only`), logging how long each took. */
+export async function rebuildDerivedState(app: INestApplicationContext, only?: string[]): Promise<string[]> {
+  const logger = new Logger('DerivedState');
+  const done: string[] = [];
+  for (const [name, keeper] of derivedStateKeepers(app)) {
+    if (only && !only.includes(name)) continue;
+    const started = Date.now();
+    await keeper.rebuild();
+    logger.log(`rebuilt ${name} in ${Date.now() - started} ms`);
+    done.push(name);
+  }
+  return done;
+}

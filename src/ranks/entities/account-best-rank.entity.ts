@@ -1,0 +1,17 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * The best rank an account has held on a board in each scope (global, region, country, state, city; 0 where it
+ * never ranked), kept as the element-wise minimum of the ranks seen after its refreshes (`currentBestRanks`).
+ */
+@Entity('account_best_ranks')
+export class AccountBestRankEntity {
+  @PrimaryColumn('integer')
+  accountId: number;
+
+  @PrimaryColumn('text')
+  leaderboard: string;
+
+  @Column('integer', { array: true })
+  ranks: number[];
+}

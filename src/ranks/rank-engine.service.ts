@@ -1,0 +1,205 @@
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { InjectDataSource } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { JsonLogger } from '../common/logging/json-logger';
+import { REDIS } from '../common/redis/redis.module';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { DerivedState, DerivedStateKeeper } from '../derived/derived-state';
+import { RankKeys } from './rank-keys';
+import { RANKED_COLUMNS, cellOf, memberOf, scopeKeysOf } from './rank-scopes';
+
+/** An account row as the engine reads it: the ranked columns and the location. */
+type RankRow = Record<string, number | string | null> & { account_id: number };
+
+const BATCH = 5_000;
+const LOCK_MS = 30 * 60_000;
+/** Accounts refreshed this close to a rebuild's start are placed again after it, in case the build read them stale. */
+const REBUILD_OVERLAP_MS = 10_000;
+
+const SELECT = `SELECT a.account_id, a.region, a.country_name, a.state_name, a.city_name,
+  ${RANKED_COLUMNS.map((column) => `a.${column}`).join(', ')} FROM accounts a`;
+
+/**
+ * The rank engine's writer side. Keeps one Redis sorted set per (board column, scope) holding every refreshed
+ * account with a non-zero score, plus per-scope populations, so ranks, windows and board sizes are O(log N).
+ * `place` runs after each committed update; `rebuild` recomputes everything from PostgreSQL into a fresh version
+ * (first boot, after a Redis flush, after a bulk seed). See docs/architecture.md, "The rank engine".
+ */
+@Injectable()
+@DerivedState('ranks')
+export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
+  private readonly logger = new JsonLogger('RankEngine');
+  readonly keys: RankKeys;
+  private rebuilding: Promise<void> | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.keys = new RankKeys(config);
+  }
+
+  /** The first process to start on an empty Redis builds the ranks before serving; the others find them built. */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!(await this.redis.get(this.keys.version))) await this.ensureBuilt();
+  }
+
+  /** Starts (or joins) a rebuild when no version exists; resolves when that rebuild is done (or another has it). */
+  ensureBuilt(): Promise<void> {
+    this.rebuilding ??= this.exclusively(false, async () => {
+      if (!(await this.redis.get(this.keys.version))) await this.build();
+    }).finally(() => (this.rebuilding = null));
+    return this.rebuilding;
+  }
+
+  /** Rebuilds from PostgreSQL even when a version exists (operators, the seed), after any build under way. */
+  async rebuild(): Promise<void> {
+    await this.exclusively(true, () => this.build());
+  }
+
+  /** Runs `work` holding the build lock (one build at a time across processes); without `wait`, skips if taken. */
+  private async exclusively(wait: boolean, work: () => Promise<void>): Promise<void> {
+    const token = `${process.pid}:${randomUUID()}`;
+    while (!(await this.redis.set(this.keys.lock, token, 'PX', LOCK_MS, 'NX'))) {
+      if (!wait) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    try {
+      await work();
+    } finally {
+      // Release only our own lock (it may have expired and been taken by another builder).
+      await this.redis.eval(
+        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+        1,
+        this.keys.lock,
+        token,
+      );
+    }
+  }
+
+  /**
+   * Puts accounts where their stored row says they belong (after a committed update). Only the version being
+   * served is written: a rebuild in progress places everything refreshed since it started once it switches.
+   */
+  async place(accountIds: number[]): Promise<void> {
+    if (!accountIds.length) return;
+    const version = await this.redis.get(this.keys.version);
+    if (!version) return;
+    const rows: RankRow[] = await this.dataSource.query(`${SELECT} WHERE a.account_id = ANY($1) AND a.updated_at IS NOT NULL`, [
+      accountIds,
+    ]);
+    if (!rows.length) return;
+    const previous = await this.redis.hmget(this.keys.placement(version), ...rows.map((row) => String(row.account_id)));
+    const pipeline = this.redis.pipeline();
+    rows.forEach((row, i) => this.placeOne(pipeline, version, row, previous[i]));
+    await pipeline.exec();
+  }
+
+  private placeOne(pipeline: ReturnType<Redis['pipeline']>, version: string, row: RankRow, previousCell: string | null): void {
+    const cell = cellOf({
+      region: row.region as string | null,
+      countryName: row.country_name as string | null,
+      stateName: row.state_name as string | null,
+      cityName: row.city_name as string | null,
+    });
+    const member = memberOf(row.account_id);
+    const scopes = Object.values(scopeKeysOf(cell));
+    if (previousCell !== cell) {
+      const left = previousCell === null ? [] : Object.values(scopeKeysOf(previousCell)).filter((s) => !scopes.includes(s));
+      const joined = previousCell === null ? scopes : scopes.filter((s) => !Object.values(scopeKeysOf(previousCell)).includes(s));
+      for (const scope of left) {
+        pipeline.hincrby(this.keys.population(version), scope, -1);
+        for (const column of RANKED_COLUMNS) pipeline.zrem(this.keys.board(version, column, scope), member);
+      }
+      for (const scope of joined) pipeline.hincrby(this.keys.population(version), scope, 1);
+      if (previousCell !== null) pipeline.hincrby(this.keys.cells(version), previousCell, -1);
+      pipeline.hincrby(this.keys.cells(version), cell, 1);
+      pipeline.hset(this.keys.placement(version), String(row.account_id), cell);
+    }
+    for (const column of RANKED_COLUMNS) {
+      const score = Number(row[column]);
+      for (const scope of scopes) {
+        const key = this.keys.board(version, column, scope);
+        if (score > 0) pipeline.zadd(key, score, member);
+        else pipeline.zrem(key, member);
+      }
+    }
+  }
+
+  /** Fills a fresh version from PostgreSQL in keyset batches, switches readers to it, and drops the old one. */
+  private async build(): Promise<void> {
+    const started = Date.now();
+    const version = String(await this.redis.incr(this.keys.sequence));
+    let after = -1;
+    let accounts = 0;
+    for (;;) {
+      const rows: RankRow[] = await this.dataSource.query(
+        `${SELECT} WHERE a.account_id > $1 AND a.updated_at IS NOT NULL ORDER BY a.account_id LIMIT ${BATCH}`,
+        [after],
+      );
+      if (!rows.length) break;
+      await this.loadBatch(version, rows);
+      accounts += rows.length;
+      after = rows[rows.length - 1].account_id;
+    }
+    const recent: { account_id: number }[] = await this.dataSource.query('SELECT account_id FROM accounts WHERE updated_at >= $1', [
+      new Date(started - REBUILD_OVERLAP_MS),
+    ]);
+    await this.redis.set(this.keys.version, version);
+    await this.place(recent.map((row) => row.account_id));
+    await this.dropAllBut(version);
+    this.logger.log({ msg: 'ranks rebuilt', version, accounts, durationMs: Date.now() - started });
+  }
+
+  /** One batch of a build: one ZADD per (board, scope) with all of the batch's members, counters summed first. */
+  private async loadBatch(version: string, rows: RankRow[]): Promise<void> {
+    const sets = new Map<string, (string | number)[]>();
+    const population = new Map<string, number>();
+    const cells = new Map<string, number>();
+    const placement: string[] = [];
+    for (const row of rows) {
+      const cell = cellOf({
+        region: row.region as string | null,
+        countryName: row.country_name as string | null,
+        stateName: row.state_name as string | null,
+        cityName: row.city_name as string | null,
+      });
+      const scopes = Object.values(scopeKeysOf(cell));
+      for (const scope of scopes) population.set(scope, (population.get(scope) ?? 0) + 1);
+      cells.set(cell, (cells.get(cell) ?? 0) + 1);
+      placement.push(String(row.account_id), cell);
+      const member = memberOf(row.account_id);
+      for (const column of RANKED_COLUMNS) {
+        const score = Number(row[column]);
+        if (score <= 0) continue;
+        for (const scope of scopes) {
+          const key = this.keys.board(version, column, scope);
+          let args = sets.get(key);
+          if (!args) sets.set(key, (args = []));
+          args.push(score, member);
+        }
+      }
+    }
+    const pipeline = this.redis.pipeline();
+    for (const [key, args] of sets) pipeline.zadd(key, ...args);
+    for (const [scope, n] of population) pipeline.hincrby(this.keys.population(version), scope, n);
+    for (const [cell, n] of cells) pipeline.hincrby(this.keys.cells(version), cell, n);
+    pipeline.hset(this.keys.placement(version), ...placement);
+    await pipeline.exec();
+  }
+
+  /** Deletes every build but `keep` (the superseded one, and any orphaned by a partial flush). */
+  private async dropAllBut(keep: string): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.keys.everyVersion, 'COUNT', 1000);
+      const stale = keys.filter((key) => this.keys.versionOf(key) !== keep);
+      if (stale.length) await this.redis.unlink(...stale);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+}

@@ -1,0 +1,267 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { ProblemException } from '../common/problem/problem.exception';
+import { REDIS } from '../common/redis/redis.module';
+import { RankEngine } from './rank-engine.service';
+import { RankKeys } from './rank-keys';
+import { CHANGE_BOARDS, COLUMN_BOARDS } from '../leaderboards/account-boards';
+import { LocationFilter, SCOPE_LEVELS, ScopeLevel, accountOf, memberOf, scopeKeysForFilter, scopeKeysOf } from './rank-scopes';
+
+/** A board narrowed to a scope, ready to read: one sorted set (a union for several locations) and its size. */
+export interface BoardScope {
+  version: string;
+  column: string;
+  /** The sorted set of the non-zero scores. */
+  key: string;
+  /** The scope keys the board covers (`g` for the global board). */
+  scopes: string[];
+  /** Ranked accounts in the scope, zero scores included. */
+  population: number;
+  /** Accounts in the sorted set (non-zero scores); the rest share the last rank. */
+  scored: number;
+  /** SQL predicate over `accounts a` selecting the scope, with its parameters from `$<offset+1>` on. */
+  sql: (offset: number) => { where: string; parameters: string[] };
+}
+
+export interface RankedEntry {
+  accountId: number;
+  score: number;
+  rank: number;
+}
+
+/** Boards of the profile's ranks that the engine keeps: every column board. */
+export const PROFILE_RANK_BOARDS = Object.keys(COLUMN_BOARDS);
+/** Boards of `account.listLeaderboardHistory`: the column boards but `valid_playtime` (the same as `playtime`). */
+export const HISTORY_BOARDS = CHANGE_BOARDS.filter((board) => board !== 'valid_playtime') as string[];
+
+export interface AccountBoardRanks {
+  /** Ranks in the order global, region, country, state, city; 0 where the account has no such location. */
+  ranks: number[];
+  /** Ranked accounts in each of those scopes, same order. */
+  totals: number[];
+  score: number;
+}
+
+/** How long a union of several locations' sets is reused: well inside the 60 s freshness promise. */
+const UNION_TTL_SECONDS = 20;
+const CELLS_TTL_MS = 10_000;
+
+/**
+ * The rank engine's reader side: scopes, ranks, windows and board sizes, each a few O(log N) Redis calls.
+ * Order on every board: score descending, then lower account id. Accounts scoring 0 are not kept in the sets
+ * (most boards are mostly zeros); they share the last rank, `scored + 1`, and are listed by account id.
+ */
+@Injectable()
+export class RankReader {
+  private cells: { version: string; at: number; cells: string[] } | null = null;
+
+  constructor(
+    private readonly engine: RankEngine,
+    @Inject(REDIS) private readonly redis: Redis,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  private get keys(): RankKeys {
+    return this.engine.keys;
+  }
+
+  /** The version being served, or null while none exists (a flushed Redis): then a rebuild is started. */
+  async currentVersion(): Promise<string | null> {
+    const version = await this.redis.get(this.keys.version);
+    if (!version) void this.engine.ensureBuilt();
+    return version;
+  }
+
+  /** The version being served; while none exists, callers get 503 and a rebuild is started. */
+  async version(): Promise<string> {
+    const version = await this.currentVersion();
+    if (version) return version;
+    throw new ProblemException(503, 'The leaderboards are being rebuilt; try again in a minute.', { headers: { 'Retry-After': '60' } });
+  }
+
+  /** A column board in the scope the request's locations select (all of them, or the global board). */
+  async scope(column: string, locations: (LocationFilter | null)[] | undefined | null): Promise<BoardScope> {
+    const version = await this.version();
+    const filters = (locations ?? []).filter((l): l is LocationFilter => Boolean(l));
+    const scopes = filters.length ? await this.scopeKeys(version, filters) : ['g'];
+    if (scopes.length <= 1) {
+      const scope = scopes[0];
+      const [[, population], [, scored]] = (await this.redis
+        .pipeline()
+        .hget(this.keys.population(version), scope ?? '-')
+        .zcard(this.keys.board(version, column, scope ?? '-'))
+        .exec()) as [unknown, string | null][];
+      return this.boardScope(
+        version,
+        column,
+        scope ? this.keys.board(version, column, scope) : '-',
+        Number(population ?? 0),
+        Number(scored),
+        scopes,
+      );
+    }
+    const key = this.keys.union(version, column, scopes);
+    if (!(await this.redis.exists(key))) {
+      await this.redis
+        .multi()
+        .zunionstore(key, scopes.length, ...scopes.map((scope) => this.keys.board(version, column, scope)), 'AGGREGATE', 'MAX')
+        .expire(key, UNION_TTL_SECONDS)
+        .exec();
+    }
+    const populations = await this.redis.hmget(this.keys.population(version), ...scopes);
+    const population = populations.reduce((sum, n) => sum + Number(n ?? 0), 0);
+    return this.boardScope(version, column, key, population, await this.redis.zcard(key), scopes);
+  }
+
+  private boardScope(version: string, column: string, key: string, population: number, scored: number, scopes: string[]): BoardScope {
+    return { version, column, key, scopes, population, scored, sql: (offset) => scopeSql(scopes, offset) };
+  }
+
+  /** 1-based rank of an account with `score` on the board (its own rank when it is on the board). */
+  async rankOf(board: BoardScope, accountId: number, score: number): Promise<number> {
+    if (score <= 0) return board.scored + 1;
+    const index = await this.redis.zrevrank(board.key, memberOf(accountId));
+    return index === null ? (await this.redis.zcount(board.key, `(${score}`, '+inf')) + 1 : index + 1;
+  }
+
+  /** Where a score not on the board would go: after every better score (first among equal ones). */
+  async rankOfScore(board: BoardScope, score: number): Promise<number> {
+    if (score <= 0) return board.scored + 1;
+    return (await this.redis.zcount(board.key, `(${score}`, '+inf')) + 1;
+  }
+
+  /** How many accounts on the board score at least `score` (> 0). */
+  countAtLeast(board: BoardScope, score: number): Promise<number> {
+    return this.redis.zcount(board.key, score, '+inf');
+  }
+
+  /** The accounts at positions `start`…`end` (1-based, inclusive), with their ranks. */
+  async window(board: BoardScope, start: number, end: number): Promise<RankedEntry[]> {
+    const entries: RankedEntry[] = [];
+    if (start <= board.scored) {
+      const flat = await this.redis.zrevrange(board.key, start - 1, Math.min(end, board.scored) - 1, 'WITHSCORES');
+      for (let i = 0; i < flat.length; i += 2)
+        entries.push({ accountId: accountOf(flat[i]), score: Number(flat[i + 1]), rank: start + i / 2 });
+    }
+    const zeroStart = Math.max(start, board.scored + 1);
+    if (end >= zeroStart && zeroStart <= board.population) {
+      const ids = await this.zeroTail(board, zeroStart - board.scored - 1, end - zeroStart + 1);
+      for (const accountId of ids) entries.push({ accountId, score: 0, rank: board.scored + 1 });
+    }
+    return entries;
+  }
+
+  /** Accounts scoring 0 in the scope, by account id: the tail of the board, from PostgreSQL. */
+  async zeroTail(board: BoardScope, offset: number, limit: number, except?: number): Promise<number[]> {
+    const scope = board.sql(3);
+    const rows: { account_id: number }[] = await this.dataSource.query(
+      `SELECT a.account_id FROM accounts a
+        WHERE a.updated_at IS NOT NULL AND a.${board.column} <= 0 AND a.account_id <> $3 AND ${scope.where}
+        ORDER BY a.account_id OFFSET $1 LIMIT $2`,
+      [offset, limit, except ?? -1, ...scope.parameters],
+    );
+    return rows.map((row) => row.account_id);
+  }
+
+  /** Every column board's ranks of an account (null when it is not on the boards: never refreshed). */
+  async accountRanks(accountId: number): Promise<Map<string, AccountBoardRanks> | null> {
+    const version = await this.currentVersion();
+    if (!version) return null;
+    const columns = [...new Set(Object.values(COLUMN_BOARDS) as string[])];
+    const [row]: Record<string, string | number>[] = await this.dataSource.query(
+      `SELECT ${columns.join(', ')} FROM accounts WHERE account_id = $1 AND updated_at IS NOT NULL`,
+      [accountId],
+    );
+    if (!row) return null;
+    const scores = Object.fromEntries(columns.map((column) => [column, Number(row[column])]));
+    const byColumn = await this.profileRanks(version, accountId, columns, scores);
+    if (!byColumn) return null;
+    return new Map(
+      PROFILE_RANK_BOARDS.map((board) => {
+        const column = COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!;
+        return [board, { ...byColumn.get(column)!, score: scores[column] }];
+      }),
+    );
+  }
+
+  /** The account's location cell, or null when it is not on the boards (never refreshed). */
+  cellOf(version: string, accountId: number): Promise<string | null> {
+    return this.redis.hget(this.keys.placement(version), String(accountId));
+  }
+
+  /** The account's ranks in its five scopes and the size of each (0 where it has no such location). */
+  async profileRanks(version: string, accountId: number, columns: string[], scores: Record<string, number>) {
+    const cell = await this.cellOf(version, accountId);
+    if (cell === null) return null;
+    const scopes = scopeKeysOf(cell);
+    const levels = SCOPE_LEVELS.filter((level) => scopes[level]);
+    const populations = await this.redis.hmget(this.keys.population(version), ...levels.map((level) => scopes[level]!));
+    const pipeline = this.redis.pipeline();
+    for (const column of columns)
+      for (const level of levels) {
+        const key = this.keys.board(version, column, scopes[level]!);
+        if (scores[column] > 0) pipeline.zrevrank(key, memberOf(accountId));
+        else pipeline.zcard(key);
+      }
+    const results = (await pipeline.exec())!.map(([, value]) => Number(value));
+    const byColumn = new Map<string, { ranks: number[]; totals: number[] }>();
+    columns.forEach((column, c) => {
+      const ranks = SCOPE_LEVELS.map((level: ScopeLevel) => {
+        const i = levels.indexOf(level);
+        return i < 0 ? 0 : results[c * levels.length + i] + 1;
+      });
+      const totals = SCOPE_LEVELS.map((level: ScopeLevel) => {
+        const i = levels.indexOf(level);
+        return i < 0 ? 0 : Number(populations[i] ?? 0);
+      });
+      byColumn.set(column, { ranks, totals });
+    });
+    return byColumn;
+  }
+
+  /** Known cells, cached briefly per process: they change only when an account shows up somewhere new. */
+  private async scopeKeys(version: string, filters: LocationFilter[]): Promise<string[]> {
+    if (!this.cells || this.cells.version !== version || Date.now() - this.cells.at > CELLS_TTL_MS) {
+      const counts = await this.redis.hgetall(this.keys.cells(version));
+      this.cells = { version, at: Date.now(), cells: Object.keys(counts).filter((cell) => Number(counts[cell]) > 0) };
+    }
+    const cells = this.cells.cells;
+    const selected = new Set(filters.flatMap((filter) => scopeKeysForFilter(filter, cells)));
+    // A scope inside another selected one (a state within a selected country) adds nobody: drop it, so the
+    // remaining scopes are disjoint and their populations add up.
+    const covered = (scope: string) => new Set(cells.filter((cell) => Object.values(scopeKeysOf(cell)).includes(scope)));
+    const coverage = new Map([...selected].map((scope) => [scope, covered(scope)]));
+    return [...selected]
+      .filter((scope) => {
+        const mine = coverage.get(scope)!;
+        return ![...selected].some((other) => {
+          if (other === scope) return false;
+          const theirs = coverage.get(other)!;
+          return theirs.size > mine.size && [...mine].every((cell) => theirs.has(cell));
+        });
+      })
+      .sort();
+  }
+}
+
+/** The SQL form of scope keys (the zero tail is read from PostgreSQL), matched like the keys: lower-cased. */
+function scopeSql(scopes: string[], offset: number): { where: string; parameters: string[] } {
+  const parameters: string[] = [];
+  const eq = (column: string, value: string) => {
+    if (!value) return `coalesce(a.${column}, '') = ''`;
+    parameters.push(value);
+    return `lower(a.${column}) = $${offset + parameters.length}`;
+  };
+  const parts = scopes.map((scope) => {
+    const [kind, rest] = [scope.slice(0, 1), scope.slice(2)];
+    const [first, second, third] = rest.split('|');
+    if (kind === 'r') return eq('region', first);
+    if (kind === 'c') return eq('country_name', first);
+    if (kind === 's') return `(${eq('country_name', first)} AND ${eq('state_name', second)})`;
+    if (kind === 't') return `(${eq('country_name', first)} AND ${eq('state_name', second)} AND ${eq('city_name', third)})`;
+    return 'true';
+  });
+  return { where: parts.length ? `(${parts.join(' OR ')})` : 'false', parameters };
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { RankEngine } from './rank-engine.service';
+import { RankHistoryRecorder } from './rank-history.recorder';
+import { RankReader } from './rank-reader.service';
+
+/**
+ * The rank engine: Redis sorted sets per (board, scope) kept in step by the update worker and rebuilt from
+ * PostgreSQL when missing. Read by the leaderboards and the profile's ranks.
+ */
+@Module({
+  providers: [RankEngine, RankReader, RankHistoryRecorder],
+  exports: [RankEngine, RankReader, RankHistoryRecorder],
+})
+export class RanksModule {}

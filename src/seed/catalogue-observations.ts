@@ -1,0 +1,60 @@
+import { BadgeDefinition } from '../accounts/updates/snapshot-rows';
+
+/** The latest sighting of a badge definition: its scarcity is the one the last refresh naming it wrote. */
+export interface BadgeSighting {
+  definition: BadgeDefinition;
+  badgeId: number;
+  at: number;
+  accountId: number;
+}
+
+/** What the refreshes wrote to an app's row: it exists from its first sighting; name and icon are the latest non-empty. */
+export interface AppSighting {
+  name: string;
+  nameAt: number;
+  icon: string;
+  iconAt: number;
+}
+
+/**
+ * The shared catalogue (badge definitions, apps) as the writer's upserts would leave it after every seeded run,
+ * whatever order the runs were written in: the writer's upserts only ever keep the latest scarcity and the latest
+ * non-empty name and icon, so keeping the latest sighting per key (by time, then account id) gives the same rows.
+ */
+export class CatalogueObservations {
+  readonly badges = new Map<string, BadgeSighting>();
+  readonly apps = new Map<number, AppSighting>();
+
+  noteBadges(definitions: BadgeDefinition[], ids: ReadonlyMap<string, number>, at: number, accountId: number): void {
+    for (const definition of definitions) this.noteBadge({ definition, badgeId: ids.get(definition.key)!, at, accountId });
+  }
+
+  noteApps(apps: Map<number, { name: string; icon: string }>, at: number): void {
+    for (const [appId, app] of apps)
+      this.noteApp(appId, { name: app.name, nameAt: app.name ? at : -1, icon: app.icon, iconAt: app.icon ? at : -1 });
+  }
+
+  /** Adds another thread's observations. */
+  merge(other: { badges: [string, BadgeSighting][]; apps: [number, AppSighting][] }): void {
+    for (const [, sighting] of other.badges) this.noteBadge(sighting);
+    for (const [appId, sighting] of other.apps) this.noteApp(appId, sighting);
+  }
+
+  /** A plain, cloneable form for postMessage. */
+  toMessage(): { badges: [string, BadgeSighting][]; apps: [number, AppSighting][] } {
+    return { badges: [...this.badges], apps: [...this.apps] };
+  }
+
+  private noteBadge(sighting: BadgeSighting): void {
+    const known = this.badges.get(sighting.definition.key);
+    if (!known || sighting.at > known.at || (sighting.at === known.at && sighting.accountId > known.accountId))
+      this.badges.set(sighting.definition.key, sighting);
+  }
+
+  private noteApp(appId: number, sighting: AppSighting): void {
+    const known = this.apps.get(appId);
+    if (!known) return void this.apps.set(appId, { ...sighting });
+    if (sighting.nameAt > known.nameAt) Object.assign(known, { name: sighting.name, nameAt: sighting.nameAt });
+    if (sighting.iconAt > known.iconAt) Object.assign(known, { icon: sighting.icon, iconAt: sighting.iconAt });
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * PostgreSQL COPY text format: one line per row, tab-separated, `\N` for NULL, and backslash, tab, newline and
+ * carriage return escaped inside values. Values are rendered here once, in the generating thread, so the thread
+ * that talks to PostgreSQL only forwards bytes.
+ */
+
+export type CopyValue = string | number | boolean | Date | null | undefined;
+
+const SPECIAL = /[\\\t\n\r]/;
+
+function escape(text: string): string {
+  if (!SPECIAL.test(text)) return text;
+  return text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+}
+
+export function copyValue(value: CopyValue): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'string') return escape(value);
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  return value.toISOString();
+}
+
+/** A JSON value for a jsonb column. */
+export function copyJson(value: unknown): string {
+  return value === null || value === undefined ? '\\N' : escape(JSON.stringify(value));
+}
+
+/** Rows of one table, accumulated as COPY text and handed over as bytes. */
+export class CopyText {
+  private parts: string[] = [];
+  rows = 0;
+
+  /** Appends a row of already rendered fields (copyValue / copyJson). */
+  add(fields: string[]): void {
+    this.parts.push(fields.join('\t'), '\n');
+    this.rows++;
+  }
+
+  /** The accumulated text as UTF-8 in a buffer of its own (transferable to another thread), and a fresh start. */
+  take(): Uint8Array {
+    const bytes = new TextEncoder().encode(this.parts.join(''));
+    this.parts = [];
+    this.rows = 0;
+    return bytes;
+  }
+}

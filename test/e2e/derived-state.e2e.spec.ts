@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { AccountWriter } from '../../src/accounts/updates/account-writer';
+import { PlatformSnapshot, PlatformSnapshotReader } from '../../src/accounts/updates/platform-snapshot';
+import { rebuildDerivedState } from '../../src/derived/derived-state';
+import { startPipeline, PipelineContext } from '../support/pipeline';
+
+/** The platform totals as a full scan of the base tables finds them (what stats.getStats summed per request). */
+const RECOMPUTED_TOTALS = `
+  SELECT count(*)::int AS "totalAccounts", count(*)::int AS "accountsAdded", count(updated_at)::int AS "accountsUpdated",
+         (SELECT COALESCE(sum(playtime), 0)::int FROM account_apps) AS "appPlaytime",
+         ${[
+           ['apps', 'apps'],
+           ['awardsGiven', 'awards_given'],
+           ['awardsReceived', 'awards_received'],
+           ['badges', 'badges'],
+           ['bans', 'bans'],
+           ['foilBadges', 'foil_badges'],
+           ['friends', 'friends'],
+           ['gameBans', 'game_bans'],
+           ['level', 'level'],
+           ['normalBadges', 'normal_badges'],
+           ['playtime', 'playtime'],
+           ['pointsGiven', 'points_given'],
+           ['pointsReceived', 'points_received'],
+           ['steamSetsScore', 'site_score'],
+           ['vacBans', 'vac_bans'],
+           ['xp', 'xp'],
+         ]
+           .map(([field, column]) => `COALESCE(sum(${column}), 0)::int AS "${field}"`)
+           .join(', ')}
+    FROM accounts`;
+
+const RECOMPUTED_HOLDERS = `
+  SELECT badge_id, count(*)::int AS holders, max(level) AS highest_level, min(completion_time) AS first_completion,
+         max(completion_time) AS last_completion
+    FROM account_badges GROUP BY badge_id ORDER BY badge_id`;
+const MAINTAINED_HOLDERS = `
+  SELECT badge_id, holders, highest_level, first_completion, last_completion
+    FROM badge_holder_stats WHERE holders > 0 ORDER BY badge_id`;
+
+const RECOMPUTED_CARDS = `
+  SELECT app_id, class_id, count(*)::int AS owners FROM inventory_items
+   WHERE kind = 'card' AND app_id IS NOT NULL GROUP BY app_id, class_id ORDER BY app_id, class_id`;
+const MAINTAINED_CARDS = 'SELECT app_id, class_id, owners FROM app_card_classes WHERE owners > 0 ORDER BY app_id, class_id';
+
+const RECOMPUTED_LEADERS = `
+  (SELECT DISTINCT ON (level) 'xp' AS board, level AS value, account_id, xp AS score FROM accounts
+    WHERE updated_at IS NOT NULL ORDER BY level, xp DESC, account_id)
+  UNION ALL
+  (SELECT DISTINCT ON (apps) 'apps', apps, account_id, apps FROM accounts WHERE updated_at IS NOT NULL ORDER BY apps, account_id)
+  ORDER BY board, value`;
+const MAINTAINED_LEADERS = 'SELECT board, value, account_id, score FROM board_value_leaders ORDER BY board, value';
+
+/** The leader of each level bucket as leaderboard.getBucketLeaders computed it per request (visible accounts only). */
+const RECOMPUTED_BUCKET_LEADERS = `
+  SELECT DISTINCT ON (a.level / $1) a.level / $1 AS bucket, a.account_id, a.xp AS score FROM accounts a
+   WHERE a.updated_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM account_settings s WHERE s.account_id = a.account_id AND s.hidden)
+   ORDER BY a.level / $1, a.xp DESC, a.account_id`;
+
+const MINE = ['platform-totals', 'badge-holder-stats', 'app-card-classes', 'board-value-leaders'];
+
+describe('derived state: platform totals, badge holder statistics, card classes', () => {
+  let ctx: PipelineContext;
+  let key: string;
+  const auth = () => ({ Authorization: `Bearer ${key}` });
+  const queue = (accountId: number, force = false) =>
+    ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { accountId }, force }).expect(204);
+
+  beforeAll(async () => {
+    ctx = await startPipeline('derived');
+    key = await ctx.apiKey(1);
+    await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES (1, 'staff')`);
+    await ctx.startWorker();
+  });
+  afterAll(() => ctx.close());
+
+  /** Stores a doctored snapshot through the worker's writer, as if the platform had reported it. */
+  async function writeDoctored(accountId: number, doctor: (snapshot: PlatformSnapshot) => PlatformSnapshot): Promise<void> {
+    const snapshot = await ctx.worker!.get(PlatformSnapshotReader).read(accountId, async () => undefined);
+    await ctx.worker!.get(AccountWriter).write(accountId, randomUUID(), doctor(snapshot), [], 3600);
+  }
+
+  async function expectMaintainedEqualsRecomputed(): Promise<void> {
+    const { body } = await ctx.http().post('/v1/stats.getStats').set(auth()).expect(200);
+    const { $schema, ...totals } = body;
+    const [recomputed] = await ctx.dataSource.query(RECOMPUTED_TOTALS);
+    expect(totals).toEqual(recomputed);
+    expect(await ctx.dataSource.query(MAINTAINED_HOLDERS)).toEqual(await ctx.dataSource.query(RECOMPUTED_HOLDERS));
+    expect(await ctx.dataSource.query(MAINTAINED_CARDS)).toEqual(await ctx.dataSource.query(RECOMPUTED_CARDS));
+    expect(await ctx.dataSource.query(MAINTAINED_LEADERS)).toEqual(await ctx.dataSource.query(RECOMPUTED_LEADERS));
+  }
+
+  it('should keep the totals and holder statistics equal to a recomputation through a burst of updates', async () => {
+    const first = Array.from({ length: 12 }, (_, i) => i + 2);
+    await Promise.all(first.map((accountId) => queue(accountId)));
+    for (const accountId of first) await ctx.waitForCompletion(accountId, key, 20_000);
+    await expectMaintainedEqualsRecomputed();
+
+    // Time passes: badges are crafted and levelled, libraries and inventories change; half the accounts update again.
+    ctx.clock.advance(120 * 86_400_000);
+    const again = first.slice(0, 6);
+    await Promise.all(again.map((accountId) => queue(accountId, true)));
+    // Meanwhile badges are lost and lowered (the simulator never takes one away): one account loses every badge and
+    // its inventory, another drops a level on each badge and completes it later, loses half its cards, some xp and
+    // an app.
+    const [lost, lowered] = first.slice(6).filter((id) => !ctx.simulator.universe.isPrivate(id));
+    await Promise.all([
+      writeDoctored(lost, (s) => ({
+        ...s,
+        badges: { ...s.badges, badges: [] },
+        inventory: s.inventory.visibility === 'public' ? { ...s.inventory, items: [] } : s.inventory,
+      })),
+      writeDoctored(lowered, (s) => ({
+        ...s,
+        badges: {
+          ...s.badges,
+          badges: s.badges.badges.map((b) => ({ ...b, level: Math.max(1, b.level - 1), completionTime: b.completionTime + 86_400 })),
+          // Less xp at the same level: a per-level leader may have to give way.
+          playerXp: s.badges.playerXp - 1,
+        },
+        games: s.games.visibility === 'public' ? { ...s.games, gameCount: s.games.gameCount - 1 } : s.games,
+        inventory: s.inventory.visibility === 'public' ? { ...s.inventory, items: s.inventory.items.filter((_, i) => i % 2) } : s.inventory,
+      })),
+    ]);
+    for (const accountId of again) await ctx.waitForCompletion(accountId, key, 20_000);
+    await expectMaintainedEqualsRecomputed();
+    // Both paths were taken: badges nobody holds any more, card classes nobody owns any more.
+    const [{ badges, cards }] = await ctx.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM badge_holder_stats WHERE holders = 0) AS badges,
+              (SELECT count(*)::int FROM app_card_classes WHERE owners = 0) AS cards`,
+    );
+    expect(badges).toBeGreaterThan(0);
+    expect(cards).toBeGreaterThan(0);
+
+    // The account gets its badges back.
+    await writeDoctored(lost, (s) => s);
+    await expectMaintainedEqualsRecomputed();
+  }, 90_000);
+
+  it('should serve the maintained statistics in the badge listings', async () => {
+    const holders: { badge_id: number; holders: number; highest_level: number; first_completion: Date; last_completion: Date }[] =
+      await ctx.dataSource.query(RECOMPUTED_HOLDERS);
+    const listed = await ctx.http().post('/v1/leaderboard.listBadges').set(auth()).expect(200);
+    expect(listed.body.badges.map((b: { badgeId: string }) => b.badgeId).sort()).toEqual(holders.map((h) => `bdg_${h.badge_id}`).sort());
+    for (const badge of listed.body.badges) {
+      const expected = holders.find((h) => `bdg_${h.badge_id}` === badge.badgeId)!;
+      expect(badge).toMatchObject({
+        trackedHolders: expected.holders,
+        highestLevel: expected.highest_level,
+        firstCompletion: expected.first_completion.toISOString(),
+        lastCompletion: expected.last_completion.toISOString(),
+      });
+    }
+    const [{ app_id: appId, cards }] = await ctx.dataSource.query(
+      `SELECT app_id, count(DISTINCT class_id)::int AS cards FROM inventory_items WHERE kind = 'card' AND app_id IS NOT NULL
+        GROUP BY app_id ORDER BY 2 DESC, 1 LIMIT 1`,
+    );
+    const app = await ctx.http().post('/v1/app.listBadges').set(auth()).send({ appId }).expect(200);
+    for (const badge of app.body.badges) expect(badge.cardCount).toBe(cards);
+  });
+
+  it('should find each bucket’s leader among the visible accounts, with its rank', async () => {
+    const buckets = async () => {
+      const res = await ctx
+        .http()
+        .post('/v1/leaderboard.getBucketLeaders')
+        .set(auth())
+        .send({ leaderboard: 'xp', bucketSize: 5 })
+        .expect(200);
+      return res.body as { from: number; empty: boolean; score?: number; rank?: number; account?: { steamId: string } }[];
+    };
+    const check = async () => {
+      const expected: { bucket: number; account_id: number; score: number }[] = await ctx.dataSource.query(RECOMPUTED_BUCKET_LEADERS, [5]);
+      const listed = (await buckets()).filter((bucket) => !bucket.empty);
+      expect(listed.map((b) => [b.from / 5, b.account!.steamId, b.score])).toEqual(
+        expected.map((e) => [e.bucket, (76561197960265728n + BigInt(e.account_id)).toString(), e.score]),
+      );
+      for (const bucket of listed) expect(bucket.rank).toBeGreaterThan(0);
+      return expected;
+    };
+    const [top] = (await check()).slice(-1);
+    // The top bucket's leader hides: the next best visible account of the bucket leads it.
+    await ctx.dataSource.query(
+      `INSERT INTO account_settings (account_id, email, hidden) VALUES ($1, 'hidden@users.invalid', true)
+       ON CONFLICT (account_id) DO UPDATE SET hidden = true`,
+      [top.account_id],
+    );
+    const after = await check();
+    expect(after.map((e) => e.account_id)).not.toContain(top.account_id);
+    await ctx.dataSource.query('UPDATE account_settings SET hidden = false WHERE account_id = $1', [top.account_id]);
+  });
+
+  it('should rebuild the same state from the base tables', async () => {
+    const before = {
+      totals: await ctx.dataSource.query('SELECT * FROM platform_totals ORDER BY stripe'),
+      holders: await ctx.dataSource.query(MAINTAINED_HOLDERS),
+      cards: await ctx.dataSource.query(MAINTAINED_CARDS),
+      leaders: await ctx.dataSource.query(MAINTAINED_LEADERS),
+    };
+    await ctx.dataSource.query('DELETE FROM board_value_leaders WHERE value % 2 = 0');
+    expect(before.totals.length).toBeGreaterThan(1);
+    await ctx.dataSource.query('UPDATE badge_holder_stats SET holders = holders + 5, highest_level = 99');
+    await ctx.dataSource.query('UPDATE platform_totals SET xp = 0');
+    expect(await rebuildDerivedState(ctx.app, MINE)).toEqual(MINE);
+    expect(await ctx.dataSource.query(MAINTAINED_HOLDERS)).toEqual(before.holders);
+    expect(await ctx.dataSource.query(MAINTAINED_CARDS)).toEqual(before.cards);
+    expect(await ctx.dataSource.query(MAINTAINED_LEADERS)).toEqual(before.leaders);
+    await expectMaintainedEqualsRecomputed();
+    // One stripe now holds what the stripes held between them.
+    const [sumBefore] = before.totals.reduce(
+      (acc: number[], row: Record<string, string>) => [acc[0] + Number(row.xp) + Number(row.total_accounts)],
+      [0],
+    );
+    const [after] = await ctx.dataSource.query('SELECT count(*)::int AS rows, sum(xp + total_accounts)::int AS sum FROM platform_totals');
+    expect(after).toEqual({ rows: 1, sum: sumBefore });
+  });
+});

@@ -1,0 +1,156 @@
+import Redis from 'ioredis';
+import { xpForLevel } from '../../src/platform/levels';
+import { RankEngine } from '../../src/ranks/rank-engine.service';
+import { RankReader } from '../../src/ranks/rank-reader.service';
+import { RANKED_COLUMNS, SCOPE_LEVELS, cellOf, scopeKeysOf } from '../../src/ranks/rank-scopes';
+import { startPipeline, PipelineContext } from '../support/pipeline';
+import { REDIS_URL } from '../support/test-app';
+
+type Row = Record<string, string | number | null> & { account_id: number };
+
+/** The ranks a full recomputation gives: score descending then account id; scores of 0 share the last rank. */
+function recompute(rows: Row[], column: string): { accountId: number; rank: number }[] {
+  const scored = rows.filter((row) => Number(row[column]) > 0);
+  scored.sort((a, b) => Number(b[column]) - Number(a[column]) || a.account_id - b.account_id);
+  const zeros = rows.filter((row) => Number(row[column]) <= 0).sort((a, b) => a.account_id - b.account_id);
+  return [
+    ...scored.map((row, i) => ({ accountId: row.account_id, rank: i + 1 })),
+    ...zeros.map((row) => ({ accountId: row.account_id, rank: scored.length + 1 })),
+  ];
+}
+
+/** Every (scope key → accounts in it) of the stored, refreshed accounts. */
+function scopes(rows: Row[]): Map<string, Row[]> {
+  const byScope = new Map<string, Row[]>();
+  for (const row of rows) {
+    const cell = cellOf({
+      region: row.region as string,
+      countryName: row.country_name as string,
+      stateName: row.state_name as string,
+      cityName: row.city_name as string,
+    });
+    for (const scope of Object.values(scopeKeysOf(cell))) byScope.set(scope, [...(byScope.get(scope) ?? []), row]);
+  }
+  return byScope;
+}
+
+describe('rank engine', () => {
+  let ctx: PipelineContext;
+  let key: string;
+  let redis: Redis;
+  const post = (path: string, body: Record<string, unknown>) =>
+    ctx.http().post(`/v1/${path}`).set('Authorization', `Bearer ${key}`).send(body);
+  const rows = (): Promise<Row[]> =>
+    ctx.dataSource.query(
+      `SELECT account_id, region, country_name, state_name, city_name, ${RANKED_COLUMNS.join(', ')} FROM accounts WHERE updated_at IS NOT NULL`,
+    );
+  const refresh = async (ids: number[]) => {
+    for (const accountId of ids) await post('account.queueUpdate', { id: { accountId } }).expect(204);
+    for (const accountId of ids) await ctx.waitForCompletion(accountId, key, 20_000);
+  };
+
+  /** Compares every board in every scope, position by position, with a recomputation from PostgreSQL. */
+  async function expectRanksEqualRecomputation(): Promise<number> {
+    const reader = ctx.app.get(RankReader);
+    const stored = await rows();
+    let compared = 0;
+    for (const [scope, members] of scopes(stored)) {
+      const location = scope === 'g' ? null : [locationOf(scope)];
+      for (const column of RANKED_COLUMNS) {
+        const board = await reader.scope(column, location);
+        const expected = recompute(members, column);
+        expect({ scope, column, population: board.population }).toEqual({ scope, column, population: expected.length });
+        const window = await reader.window(board, 1, expected.length);
+        expect(window.map(({ accountId, rank }) => ({ accountId, rank }))).toEqual(expected);
+        compared++;
+      }
+    }
+    return compared;
+  }
+
+  beforeAll(async () => {
+    ctx = await startPipeline('ranks', { env: { UPDATE_COOLDOWN_SECONDS: '0' } });
+    redis = new Redis(REDIS_URL);
+    key = await ctx.apiKey(2);
+    await ctx.startWorker();
+    await refresh(Array.from({ length: 40 }, (_, i) => i + 2));
+  }, 90_000);
+  afterAll(async () => {
+    redis.disconnect();
+    await ctx.close();
+  });
+
+  it('should give every board in every scope the ranks a full recomputation gives, after a burst of updates', async () => {
+    expect(await expectRanksEqualRecomputation()).toBeGreaterThan(RANKED_COLUMNS.length * 5);
+    ctx.clock.advance(30 * 86_400_000);
+    await refresh([2, 5, 9, 14, 20, 27, 33, 41, 42, 43]);
+    await expectRanksEqualRecomputation();
+  }, 90_000);
+
+  it('should answer ranks in the profile in the five scopes, with totals, and keep a daily history', async () => {
+    const [located] = (await rows()).filter((row) => row.city_name);
+    // Refreshed last, so the history point it records is its current rank.
+    await refresh([located.account_id]);
+    const stored = await rows();
+    const me = stored.find((row) => row.account_id === located.account_id)!;
+    const info = await post('account.getInfo', { id: { accountId: me.account_id } }).expect(200);
+    const xp = info.body.currentRanks.find((entry: { leaderboard: string }) => entry.leaderboard === 'xp');
+    const cell = cellOf({
+      region: me.region as string,
+      countryName: me.country_name as string,
+      stateName: me.state_name as string,
+      cityName: me.city_name as string,
+    });
+    const keys = scopeKeysOf(cell);
+    const byScope = scopes(stored);
+    const expected = SCOPE_LEVELS.map((level) => {
+      const scope = keys[level];
+      if (!scope) return [0, 0];
+      const board = recompute(byScope.get(scope)!, 'xp');
+      return [board.find((entry) => entry.accountId === me.account_id)!.rank, board.length];
+    });
+    expect(xp).toEqual({ leaderboard: 'xp', ranks: expected.map((e) => e[0]).join(','), totals: expected.map((e) => e[1]).join(',') });
+    expect(info.body.currentBestRanks.find((entry: { leaderboard: string }) => entry.leaderboard === 'xp').ranks).toBeDefined();
+
+    const history = await post('account.listLeaderboardHistory', { id: { accountId: me.account_id } }).expect(200);
+    const xpPoints = history.body.histories.filter((point: { leaderboard: string }) => point.leaderboard === 'xp');
+    expect(xpPoints.length).toBeGreaterThanOrEqual(1);
+    expect(xpPoints.at(-1)).toMatchObject({ rank: expected[0][0], score: Number(me.xp) });
+    expect(history.body.histories.map((point: { leaderboard: string }) => point.leaderboard)).not.toContain('valid_playtime');
+  });
+
+  it('should say how far down the board each level milestone reaches', async () => {
+    const stored = await rows();
+    const res = await post('leaderboard.getLowestRanks', { leaderboard: 'xp' }).expect(200);
+    expect(Object.keys(res.body).length).toBeGreaterThan(0);
+    for (const [level, rank] of Object.entries(res.body)) {
+      expect(rank).toBe(stored.filter((row) => Number(row.xp) >= xpForLevel(Number(level))).length);
+    }
+    await post('leaderboard.getLowestRanks', { leaderboard: 'badges' }).expect(422);
+  });
+
+  it('should rebuild the ranks from PostgreSQL after a Redis flush, answering 503 meanwhile', async () => {
+    const engine = ctx.app.get(RankEngine);
+    const before = await redis.get(engine.keys.version);
+    await redis.del(engine.keys.version);
+    const during = await post('leaderboard.getAccountLeaderboard', { leaderboard: 'xp' });
+    expect([200, 503]).toContain(during.status);
+    if (during.status === 503) expect(during.headers['content-type']).toMatch(/problem\+json/);
+    await engine.rebuild();
+    const after = await redis.get(engine.keys.version);
+    expect(after).not.toBe(before);
+    expect(await redis.keys(engine.keys.pattern(before!))).toEqual([]);
+    await expectRanksEqualRecomputation();
+    await post('leaderboard.getAccountLeaderboard', { leaderboard: 'xp' }).expect(200);
+  }, 60_000);
+});
+
+/** A request location naming exactly the scope key's own level. */
+function locationOf(scope: string): Record<string, string> {
+  const [kind, rest] = [scope[0], scope.slice(2)];
+  const [first, second, third] = rest.split('|');
+  if (kind === 'r') return { region: first };
+  if (kind === 'c') return { country: first };
+  if (kind === 's') return { country: first, state: second };
+  return { country: first, ...(second ? { state: second } : {}), city: third };
+}

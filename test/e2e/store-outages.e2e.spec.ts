@@ -1,0 +1,204 @@
+import { INestApplication } from '@nestjs/common';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createConnection, createServer, Server, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { ApiKeyService } from '../../src/auth/api-key.service';
+import { AccountAdminService } from '../../src/accounts/account-admin.service';
+import { dropDatabase } from '../../src/database/ensure-database';
+import { createHttpApp } from '../../src/http-app';
+import { cloneTemplate } from '../support/databases';
+import { clearRedisPrefix, testConfig, uniqueName } from '../support/test-app';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A private redis-server this test may stop and start again on the same port. */
+class PrivateRedis {
+  private readonly pidFile = join(tmpdir(), `bst-redis-${process.pid}-${Date.now()}.pid`);
+  constructor(readonly port: number) {}
+
+  start(): void {
+    execFileSync('redis-server', [
+      '--port',
+      String(this.port),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'yes',
+      '--pidfile',
+      this.pidFile,
+    ]);
+  }
+
+  async stop(): Promise<void> {
+    if (!existsSync(this.pidFile)) return;
+    const pid = Number(readFileSync(this.pidFile, 'utf8'));
+    process.kill(pid, 'SIGKILL');
+    while (isAlive(pid)) await sleep(20);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A TCP proxy to the local PostgreSQL: closing it is PostgreSQL going away, open connections included. */
+class PostgresProxy {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  async open(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = createConnection(5432, '127.0.0.1');
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => (client.destroy(), upstream.destroy()));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const socket of this.sockets) socket.destroy();
+    if (server) await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** Every stdout line written while `run` runs, for checking they are all JSON. */
+function captureStdout(): { lines: string[]; restore: () => void } {
+  const lines: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof process.stdout.write;
+  return { lines, restore: () => (process.stdout.write = write) };
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+describe('losing a backing store while running', () => {
+  let app: INestApplication;
+  let name: string;
+  let key: string;
+  const redis = new PrivateRedis(16400 + Math.floor(Math.random() * 1000));
+  const postgres = new PostgresProxy();
+  const output = captureStdout();
+  const consoleError = jest.spyOn(console, 'error');
+
+  beforeAll(async () => {
+    redis.start();
+    await postgres.open();
+    name = uniqueName('outage');
+    await cloneTemplate(name);
+    const config = testConfig(name, {
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${postgres.port}/${name}`,
+      REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+      LOG_LEVEL: 'info',
+    });
+    app = await createHttpApp(config);
+    await app.init();
+    await app.get(AccountAdminService).ensureAccount(4001);
+    key = (await app.get(ApiKeyService).create({ accountId: 4001, name: 'outage' })).secret;
+  });
+  afterAll(async () => {
+    output.restore();
+    await app?.close();
+    await postgres.close();
+    await redis.stop();
+    await clearRedisPrefix(`test:${name}`);
+    await dropDatabase(`postgres://postgres@127.0.0.1:5432/${name}`);
+  });
+
+  const http = () => request(app.getHttpServer());
+  const getStats = () => http().post('/v1/stats.getStats').set('Authorization', `Bearer ${key}`);
+  const expect503 = async (res: request.Response) => {
+    expect(res.status).toBe(503);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 503, title: 'Service Unavailable' });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  };
+
+  it('should answer 503 and report Redis down while it is away, and recover by itself', async () => {
+    await getStats().expect(200);
+    await redis.stop();
+    const started = Date.now();
+    await expect503(await getStats());
+    await expect503(await http().post('/v1/activity.listGlobalFeed'));
+    await expect503(
+      await http()
+        .post('/v1/account.queueUpdate')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ id: { accountId: 4001 } }),
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    const health = await http().get('/health');
+    expect(health.status).toBe(503);
+    expect(health.body).toEqual({ status: 'degraded', checks: { postgres: 'up', redis: 'down' } });
+
+    redis.start();
+    await waitFor('health', async () => (await http().get('/health')).status === 200);
+    await getStats().expect(200);
+  }, 40_000);
+
+  it('should answer 503 and report PostgreSQL down while it is away, and recover by itself', async () => {
+    await getStats().expect(200);
+    await postgres.close();
+    const started = Date.now();
+    await expect503(await getStats());
+    await expect503(
+      await http()
+        .post('/v1/account.getInfo')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ id: { accountId: 4001 } }),
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    const health = await http().get('/health');
+    expect(health.status).toBe(503);
+    expect(health.body).toEqual({ status: 'degraded', checks: { postgres: 'down', redis: 'up' } });
+
+    await postgres.open();
+    await waitFor('health', async () => (await http().get('/health')).status === 200);
+    await getStats().expect(200);
+  }, 40_000);
+
+  it('should have logged only JSON lines, naming each outage once rather than per retry', () => {
+    const parsed = output.lines.map((line) => {
+      try {
+        return JSON.parse(line) as { msg?: string };
+      } catch {
+        throw new Error(`not a JSON log line: ${line.slice(0, 200)}`);
+      }
+    });
+    const messages = parsed.map((entry) => entry.msg);
+    expect(messages).toContain('redis unavailable; reconnecting');
+    expect(messages).toContain('redis connection restored');
+    expect(messages).toContain('backing store unavailable; answering 503');
+    expect(messages.filter((msg) => msg === 'redis unavailable; reconnecting').length).toBeLessThanOrEqual(3);
+    expect(messages).not.toContain('unhandled error');
+    // ioredis prints "[ioredis] Unhandled error event" through console.error when a client has no error listener.
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+});

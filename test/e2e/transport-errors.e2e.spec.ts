@@ -1,0 +1,105 @@
+import { gzipSync } from 'node:zlib';
+import { startTestApp, TestContext } from '../support/test-app';
+
+/** Hostile transport input gets a problem document with the right 4xx, never a 5xx or a silent success. */
+describe('transport errors and where credentials may travel', () => {
+  let ctx: TestContext;
+  let apiKey: string;
+  let sessionToken: string;
+
+  beforeAll(async () => {
+    ctx = await startTestApp('transport');
+    apiKey = await ctx.apiKey(2001);
+    sessionToken = (await ctx.session(2002)).sessionToken;
+  });
+  afterAll(() => ctx.close());
+
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const isProblem = (res: { headers: Record<string, string>; body: { status?: number } }, status: number) => {
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.status).toBe(status);
+  };
+
+  it.each(['gzip', 'deflate', 'br', 'compress', 'x-unknown'])('should answer 415 to a body with Content-Encoding: %s', async (encoding) => {
+    for (const operation of ['stats.getStats', 'account.getInfo', 'activity.listGlobalFeed', 'account.refreshSession']) {
+      const res = await ctx
+        .http()
+        .post(`/v1/${operation}`)
+        .set(bearer(apiKey))
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', encoding)
+        .send(gzipSync(JSON.stringify({ id: { accountId: 2001 } })));
+      expect({ operation, status: res.status }).toEqual({ operation, status: 415 });
+      isProblem(res, 415);
+      expect(res.headers['accept-encoding']).toBe('identity');
+    }
+  });
+
+  it('should answer 415 to a body that is not JSON, on operations with and without a body', async () => {
+    for (const [operation, type] of [
+      ['activity.listGlobalFeed', 'text/plain'],
+      ['account.getInfo', 'application/x-www-form-urlencoded'],
+      ['stats.getStats', 'text/plain'],
+      ['account.refreshSession', 'application/xml'],
+    ]) {
+      const res = await ctx.http().post(`/v1/${operation}`).set(bearer(apiKey)).set('Content-Type', type).send('refreshToken=x');
+      expect({ operation, status: res.status }).toEqual({ operation, status: 415 });
+      isProblem(res, 415);
+    }
+  });
+
+  it('should answer 415 to a body with no Content-Type', async () => {
+    const res = await ctx.http().post('/v1/activity.listGlobalFeed').set(bearer(apiKey)).set('Content-Type', '').send('{}');
+    expect(res.status).toBe(415);
+  });
+
+  it('should still take no body at all, an empty body of any type, and application/*+json', async () => {
+    await ctx.http().post('/v1/stats.getStats').set(bearer(apiKey)).expect(200);
+    await ctx
+      .http()
+      .post('/v1/stats.getStats')
+      .set(bearer(apiKey))
+      .set('Content-Type', 'text/plain')
+      .set('Content-Length', '0')
+      .expect(200);
+    await ctx.http().post('/v1/activity.listGlobalFeed').set('Content-Type', 'application/merge-patch+json').send('{}').expect(200);
+    await ctx.http().post('/v1/activity.listGlobalFeed').set('Content-Type', 'application/json; charset=utf-8').send('{}').expect(200);
+  });
+
+  it('should answer 405 with Allow to the wrong method on an existing operation or stream', async () => {
+    for (const [method, path, allow] of [
+      ['get', '/v1/stats.getStats', 'POST'],
+      ['put', '/v1/account.getInfo', 'POST'],
+      ['delete', '/v1/account.refreshSession', 'POST'],
+      ['post', '/v1/stats.subscribe', 'GET, HEAD'],
+      ['post', '/health', 'GET, HEAD'],
+    ] as const) {
+      const res = await ctx.http()[method](path).set(bearer(apiKey));
+      expect({ path, method, status: res.status, allow: res.headers.allow }).toEqual({ path, method, status: 405, allow });
+      isProblem(res, 405);
+    }
+    // A path that exists under no method stays a 404.
+    expect((await ctx.http().get('/v1/nope.nothing')).status).toBe(404);
+  });
+
+  it('should refuse a credential in the query string or the body, even a valid one', async () => {
+    for (const token of [apiKey, sessionToken]) {
+      for (const operation of ['stats.getStats', 'account.getSettings', 'activity.listGlobalFeed']) {
+        const res = await ctx.http().post(`/v1/${operation}?access_token=${encodeURIComponent(token)}`);
+        expect({ operation, status: res.status }).toEqual({ operation, status: 401 });
+        isProblem(res, 401);
+      }
+      const inBody = await ctx
+        .http()
+        .post('/v1/account.getInfo')
+        .send({ id: { accountId: 2001 }, access_token: token });
+      expect(inBody.status).toBe(401);
+    }
+  });
+
+  it('should not let a query-string credential replace or join a header credential', async () => {
+    const res = await ctx.http().post(`/v1/account.getSettings?access_token=${sessionToken}`).set(bearer(apiKey));
+    expect(res.status).toBe(401);
+    await ctx.http().post('/v1/account.getSettings').set(bearer(sessionToken)).expect(200);
+  });
+});
