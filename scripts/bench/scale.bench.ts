@@ -108,7 +108,14 @@ async function startApi(env: NodeJS.ProcessEnv, port: number): Promise<ChildProc
 }
 
 /** One request: status and latency, or 0 and the timeout when it took longer. */
-function once(call: Call, port: number, token: string, i: number, timeoutMs: number, agent: Agent): Promise<{ status: number; ms: number; body?: string }> {
+function once(
+  call: Call,
+  port: number,
+  token: string,
+  i: number,
+  timeoutMs: number,
+  agent: Agent,
+): Promise<{ status: number; ms: number; body?: string }> {
   const payload = call.body ? JSON.stringify(call.body(i)) : undefined;
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -127,7 +134,11 @@ function once(call: Call, port: number, token: string, i: number, timeoutMs: num
         res.on('end', () => {
           clearTimeout(timer);
           const ok = res.statusCode! < 300;
-          resolve({ status: res.statusCode!, ms: performance.now() - started, body: ok ? undefined : Buffer.concat(chunks).toString().slice(0, 200) });
+          resolve({
+            status: res.statusCode!,
+            ms: performance.now() - started,
+            body: ok ? undefined : Buffer.concat(chunks).toString().slice(0, 200),
+          });
         });
       },
     );
@@ -158,7 +169,11 @@ async function measure(call: Call, port: number, token: string, total: number, s
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < total && performance.now() < stopAt) {
-        const result = await once(call, port, token, next++, timeoutMs, agent).catch((error: Error) => ({ status: -1, ms: 0, body: error.message }));
+        const result = await once(call, port, token, next++, timeoutMs, agent).catch((error: Error) => ({
+          status: -1,
+          ms: 0,
+          body: error.message,
+        }));
         latencies.push(result.ms);
         if (result.status === 0) timeouts++;
         else if (result.status >= 200 && result.status < 300) ok++;
@@ -191,7 +206,11 @@ async function cancelLeftovers(databaseUrl: string): Promise<void> {
 async function fixtures(databaseUrl: string) {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
-  const [city] = (await db.query(`SELECT city_name, country_name FROM accounts TABLESAMPLE SYSTEM (5) WHERE city_name IS NOT NULL GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 1`)).rows;
+  const [city] = (
+    await db.query(
+      `SELECT city_name, country_name FROM accounts TABLESAMPLE SYSTEM (5) WHERE city_name IS NOT NULL GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 1`,
+    )
+  ).rows;
   const [badge] = (
     await db.query(`SELECT b.app_id FROM account_badges x TABLESAMPLE SYSTEM (2) JOIN badges b ON b.id = x.badge_id
                      WHERE b.app_id IS NOT NULL AND NOT b.is_foil GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)
@@ -229,30 +248,60 @@ async function main(): Promise<void> {
   const pairs = ids(400, accounts, 11);
   const pick = (i: number) => random[i % random.length];
   const board = (extra: Record<string, unknown>) => (): unknown => ({ leaderboard: 'xp', start: 1, end: 10, ...extra });
-  const post = (name: string, path: string, body?: (i: number) => unknown, extra: Partial<Call> = {}): Call => ({ name, method: 'POST', path, body, ...extra });
+  const post = (name: string, path: string, body?: (i: number) => unknown, extra: Partial<Call> = {}): Call => ({
+    name,
+    method: 'POST',
+    path,
+    body,
+    ...extra,
+  });
   const calls: Call[] = [
     { name: 'GET /health (baseline)', method: 'GET', path: '/health' },
     post('stats.getStats', '/v1/stats.getStats'),
-    post('leaderboard.getChanges (xp, 7d)', '/v1/leaderboard.getChanges', () => ({ leaderboard: 'xp', window: '7d', metric: 'score', direction: 'improvements' })),
+    post('leaderboard.getChanges (xp, 7d)', '/v1/leaderboard.getChanges', () => ({
+      leaderboard: 'xp',
+      window: '7d',
+      metric: 'score',
+      direction: 'improvements',
+    })),
     post('leaderboard.getBucketLeaders (xp)', '/v1/leaderboard.getBucketLeaders', () => ({ leaderboard: 'xp' })),
     post('account.listBadges', '/v1/account.listBadges', (i) => ({ id: { accountId: pick(i) } })),
     post('getAccountLeaderboard xp top 10', '/v1/leaderboard.getAccountLeaderboard', board({})),
-    post(`getAccountLeaderboard xp, ${city.country_name}`, '/v1/leaderboard.getAccountLeaderboard', board({ location: [{ country: city.country_name }] })),
-    post(`getAccountLeaderboard xp, ${city.city_name}`, '/v1/leaderboard.getAccountLeaderboard', board({ location: [{ country: city.country_name, city: city.city_name }] })),
+    post(
+      `getAccountLeaderboard xp, ${city.country_name}`,
+      '/v1/leaderboard.getAccountLeaderboard',
+      board({ location: [{ country: city.country_name }] }),
+    ),
+    post(
+      `getAccountLeaderboard xp, ${city.city_name}`,
+      '/v1/leaderboard.getAccountLeaderboard',
+      board({ location: [{ country: city.country_name, city: city.city_name }] }),
+    ),
     post(`getAccountLeaderboard badge ${badgeAppId}`, '/v1/leaderboard.getAccountLeaderboard', () => ({
       leaderboard: 'badge_highest_level',
       start: 1,
       end: 10,
       badge: { id: badgeAppId, isFoil: false },
     })),
-    post('getAccountLeaderboard xp, rank 50000', '/v1/leaderboard.getAccountLeaderboard', () => ({ leaderboard: 'xp', goToLeaderboardRank: 50_000 })),
-    post('leaderboard.previewAccountRank (xp)', '/v1/leaderboard.previewAccountRank', (i) => ({ id: { accountId: pick(i) }, leaderboard: 'xp' })),
+    post('getAccountLeaderboard xp, rank 50000', '/v1/leaderboard.getAccountLeaderboard', () => ({
+      leaderboard: 'xp',
+      goToLeaderboardRank: 50_000,
+    })),
+    post('leaderboard.previewAccountRank (xp)', '/v1/leaderboard.previewAccountRank', (i) => ({
+      id: { accountId: pick(i) },
+      leaderboard: 'xp',
+    })),
     post('leaderboard.listBadges', '/v1/leaderboard.listBadges'),
     post('account.getTrending (7d)', '/v1/account.getTrending', () => ({ window: '7d' })),
     post('activity.listGlobalFeed', '/v1/activity.listGlobalFeed', () => ({})),
     post('item.findOwners (gems)', '/v1/item.findOwners', () => ({ itemIds: [667924416] })),
     post('account.getInfo', '/v1/account.getInfo', (i) => ({ id: { accountId: pick(i) } })),
-    post('account.findFriendPath (200 pairs)', '/v1/account.findFriendPath', (i) => ({ from: { id: { accountId: pairs[2 * i] } }, to: { id: { accountId: pairs[2 * i + 1] } } }), { total: 200 }),
+    post(
+      'account.findFriendPath (200 pairs)',
+      '/v1/account.findFriendPath',
+      (i) => ({ from: { id: { accountId: pairs[2 * i] } }, to: { id: { accountId: pairs[2 * i + 1] } } }),
+      { total: 200 },
+    ),
   ];
   const api = await startApi(env, port);
   const rows: Record<string, string>[] = [];

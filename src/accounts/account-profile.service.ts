@@ -6,6 +6,7 @@ import { V1AccountGetInfoResponseBody } from './dto/account-profile.dto';
 import { V1AccountBadgeStats } from './dto/badge-stats.dto';
 import { V1AccountUpdateProgressResponseBody } from './dto/update-progress.dto';
 import { AccountRoleEntity } from './entities/account-role.entity';
+import { AccountEntity } from './entities/account.entity';
 import { AccountUpdateEntity } from './entities/account-update.entity';
 import { toProfile } from './mappers/profile.mapper';
 import { scarcityBucket } from './mappers/badge-stats.mapper';
@@ -39,7 +40,7 @@ export class AccountProfileService {
     if (visitor) void this.countVisit(account.accountId, visitor, selector.vanity?.value);
     const [roles, ranks] = await Promise.all([
       this.roles.find({ where: { accountId: account.accountId }, order: { rating: 'DESC', role: 'ASC' } }),
-      this.currentRanks(account.accountId),
+      account.updatedAt ? this.currentRanks(account) : { currentRanks: null, currentBestRanks: null },
     ]);
     return { ...toProfile(account, roles), ...ranks };
   }
@@ -49,11 +50,11 @@ export class AccountProfileService {
    * has held (kept by the update worker, merged with the current ones). Null for an account never refreshed.
    */
   private async currentRanks(
-    accountId: number,
+    account: AccountEntity,
   ): Promise<{ currentRanks: CurrentLeaderboardRank[] | null; currentBestRanks: BestLeaderboardRank[] | null }> {
     const [current, best] = await Promise.all([
-      this.ranks.accountRanks(accountId),
-      this.dataSource.query('SELECT leaderboard, ranks FROM account_best_ranks WHERE account_id = $1', [accountId]) as Promise<
+      this.ranks.accountRanks(account.accountId, account as unknown as Record<string, unknown>),
+      this.dataSource.query('SELECT leaderboard, ranks FROM account_best_ranks WHERE account_id = $1', [account.accountId]) as Promise<
         { leaderboard: string; ranks: number[] }[]
       >,
     ]);

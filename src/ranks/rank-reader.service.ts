@@ -7,7 +7,17 @@ import { REDIS } from '../common/redis/redis.module';
 import { RankEngine } from './rank-engine.service';
 import { RankKeys } from './rank-keys';
 import { CHANGE_BOARDS, COLUMN_BOARDS } from '../leaderboards/account-boards';
-import { LocationFilter, SCOPE_LEVELS, ScopeLevel, accountOf, memberOf, scopeKeysForFilter, scopeKeysOf } from './rank-scopes';
+import {
+  LocationFilter,
+  RANKED_COLUMNS,
+  SCOPE_LEVELS,
+  propertyOf,
+  ScopeLevel,
+  accountOf,
+  memberOf,
+  scopeKeysForFilter,
+  scopeKeysOf,
+} from './rank-scopes';
 
 /** A board narrowed to a scope, ready to read: one sorted set (a union for several locations) and its size. */
 export interface BoardScope {
@@ -166,14 +176,16 @@ export class RankReader {
   }
 
   /** Every column board's ranks of an account (null when it is not on the boards: never refreshed). */
-  async accountRanks(accountId: number): Promise<Map<string, AccountBoardRanks> | null> {
+  async accountRanks(accountId: number, account?: Record<string, unknown>): Promise<Map<string, AccountBoardRanks> | null> {
     const version = await this.currentVersion();
     if (!version) return null;
-    const columns = [...new Set(Object.values(COLUMN_BOARDS) as string[])];
-    const [row]: Record<string, string | number>[] = await this.dataSource.query(
-      `SELECT ${columns.join(', ')} FROM accounts WHERE account_id = $1 AND updated_at IS NOT NULL`,
-      [accountId],
-    );
+    const columns = RANKED_COLUMNS;
+    // The caller may already hold the account (the profile does): its entity has the columns as properties.
+    const [row]: Record<string, unknown>[] = account
+      ? [Object.fromEntries(columns.map((column) => [column, account[propertyOf(column)]]))]
+      : await this.dataSource.query(`SELECT ${columns.join(', ')} FROM accounts WHERE account_id = $1 AND updated_at IS NOT NULL`, [
+          accountId,
+        ]);
     if (!row) return null;
     const scores = Object.fromEntries(columns.map((column) => [column, Number(row[column])]));
     const byColumn = await this.profileRanks(version, accountId, columns, scores);

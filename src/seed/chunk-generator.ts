@@ -40,7 +40,8 @@ export class ChunkGenerator {
     const texts = Object.fromEntries(SEED_TABLE_NAMES.map((table) => [table, new CopyText()])) as TableTexts;
     const catalogue = new CatalogueObservations();
     const firstCrafts: FirstCraft[] = [];
-    for (let accountId = request.from; accountId <= request.to; accountId++) await this.history.generate(accountId, texts, catalogue, firstCrafts);
+    for (let accountId = request.from; accountId <= request.to; accountId++)
+      await this.history.generate(accountId, texts, catalogue, firstCrafts);
     const rows = Object.fromEntries(SEED_TABLE_NAMES.map((table) => [table, texts[table].rows])) as Record<SeedTable, number>;
     const tables = Object.fromEntries(SEED_TABLE_NAMES.map((table) => [table, texts[table].take()])) as Record<SeedTable, Uint8Array>;
     return { index: request.index, tables, rows, catalogue: catalogue.toMessage(), firstCrafts };
@@ -53,7 +54,11 @@ if (!isMainThread && parentPort && (workerData as { seedWorker?: boolean } | nul
   const generator = new ChunkGenerator((workerData as { parameters: SeedParameters }).parameters);
   port.on('message', (request: ChunkRequest) => {
     generator.generate(request).then(
-      (result) => port.postMessage({ result }, Object.values(result.tables).map((bytes) => bytes.buffer as ArrayBuffer)),
+      (result) =>
+        port.postMessage(
+          { result },
+          Object.values(result.tables).map((bytes) => bytes.buffer as ArrayBuffer),
+        ),
       (error: unknown) => port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     );
   });

@@ -27,7 +27,8 @@ class InProcessHttp extends PlatformHttp {
     // buildUrl is private to PlatformHttp; reusing it keeps parameter encoding (booleans as 1/0, no key) identical.
     const url = (this as unknown as { buildUrl: (...args: unknown[]) => string }).buildUrl(baseUrl, path, query, withKey);
     const response = route(this.universe, this.tick(), null, 'GET', url);
-    if (response.status !== 200 && response.status !== 401 && response.status !== 403) throw new PlatformHttpError(response.status, `GET ${path}`);
+    if (response.status !== 200 && response.status !== 401 && response.status !== 403)
+      throw new PlatformHttpError(response.status, `GET ${path}`);
     let body: unknown;
     try {
       body = JSON.parse(response.body);

@@ -193,7 +193,12 @@ async function insertScarcityMilestones(client: Client, crafts: FirstCraft[]): P
              WHERE b.badge_id = c.badge_id AND (b.completion_time, b.account_id) <= (c.occurred_at, c.account_id) LIMIT 11) s) o
         WHERE o.n <= 10
         ORDER BY c.account_id, c.occurred_at`,
-      [batch.map((c) => c.accountId), batch.map((c) => c.badgeId), batch.map((c) => c.occurredAt), batch.map((c) => JSON.stringify(c.badge))],
+      [
+        batch.map((c) => c.accountId),
+        batch.map((c) => c.badgeId),
+        batch.map((c) => c.occurredAt),
+        batch.map((c) => JSON.stringify(c.badge)),
+      ],
     );
     inserted += result.rowCount ?? 0;
   }

@@ -54,7 +54,19 @@ export const SEED_TABLES = {
   account_friends: ['account_id', 'friend_account_id', 'friend_since'],
   account_groups: ['account_id', 'group_id'],
   inventory_items: ['account_id', 'class_id', 'app_id', 'kind', 'name', 'market_hash_name', 'amount', 'asset_id'],
-  account_updates: ['run_id', 'account_id', 'status', 'queued_at', 'started_at', 'finished_at', 'attempts', 'steps', 'error', 'before', 'after'],
+  account_updates: [
+    'run_id',
+    'account_id',
+    'status',
+    'queued_at',
+    'started_at',
+    'finished_at',
+    'attempts',
+    'steps',
+    'error',
+    'before',
+    'after',
+  ],
   activity_events: ['account_id', 'event_type', 'occurred_at', 'data'],
 } as const;
 

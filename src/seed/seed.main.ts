@@ -51,7 +51,9 @@ async function main(): Promise<void> {
     threads: values.threads === undefined ? undefined : integer('threads', values.threads, undefined, 0),
     log: (line) => process.stdout.write(`${line}\n`),
   });
-  process.stdout.write(`${JSON.stringify({ rows: report.rows, milestones: report.milestones, views: report.views, timings: report.timings })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ rows: report.rows, milestones: report.milestones, views: report.views, timings: report.timings })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -26,10 +26,7 @@ describe('seed: a synthetic population', () => {
 
   /** Everything an update writes for one account, minus what records the update itself (times, count). */
   async function stored(accountId: number) {
-    const [account] = await q<Record<string, unknown>>(
-      `SELECT * FROM accounts WHERE account_id = $1`,
-      [accountId],
-    );
+    const [account] = await q<Record<string, unknown>>(`SELECT * FROM accounts WHERE account_id = $1`, [accountId]);
     for (const column of ['updated_at', 'next_allowed_time', 'update_count', 'last_queue_status', 'last_ban_date']) delete account[column];
     return {
       account,
@@ -38,7 +35,9 @@ describe('seed: a synthetic population', () => {
           WHERE x.account_id = $1 ORDER BY b.badge_key`,
         [accountId],
       ),
-      apps: await q('SELECT app_id, playtime, playtime2_weeks, last_played FROM account_apps WHERE account_id = $1 ORDER BY app_id', [accountId]),
+      apps: await q('SELECT app_id, playtime, playtime2_weeks, last_played FROM account_apps WHERE account_id = $1 ORDER BY app_id', [
+        accountId,
+      ]),
       friends: await q('SELECT friend_account_id, friend_since FROM account_friends WHERE account_id = $1 ORDER BY 1', [accountId]),
       groups: await q('SELECT group_id FROM account_groups WHERE account_id = $1 ORDER BY 1', [accountId]),
       inventory: await q(
@@ -54,14 +53,11 @@ describe('seed: a synthetic population', () => {
 
   /** Queues a real update of the account with the simulator's clock at `clockMs` and waits for the worker. */
   async function update(accountId: number, clockMs: number): Promise<void> {
-    const [{ update_count: before }] = await q<{ update_count: number }>('SELECT update_count FROM accounts WHERE account_id = $1', [accountId]);
+    const [{ update_count: before }] = await q<{ update_count: number }>('SELECT update_count FROM accounts WHERE account_id = $1', [
+      accountId,
+    ]);
     ctx.clock.now = clockMs;
-    await ctx
-      .http()
-      .post('/v1/account.queueUpdate')
-      .set('Authorization', `Bearer ${key}`)
-      .send({ id: { accountId } })
-      .expect(204);
+    await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send({ id: { accountId } }).expect(204);
     const deadline = Date.now() + 15_000;
     for (;;) {
       const [row] = await q<{ update_count: number; last_queue_status: string }>(

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection, createServer, Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,7 @@ class PrivateRedis {
     const pid = Number(readFileSync(this.pidFile, 'utf8'));
     process.kill(pid, 'SIGKILL');
     while (isAlive(pid)) await sleep(20);
+    rmSync(this.pidFile, { force: true });
   }
 }
 
