@@ -14,7 +14,7 @@ export interface NewApiKey {
 }
 
 /** Why an API key was refused; every refusal of a recognisable key is counted against it. */
-export type ApiKeyCheck = { ok: true; key: ApiKeyEntity } | { ok: false; outcome: Exclude<AnalyticsOutcome, 'VALID' | 'RATE_LIMITED'> };
+export type ApiKeyCheck = { ok: true; key: ApiKeyEntity } | { ok: false; outcome: Extract<AnalyticsOutcome, 'INVALID' | 'DISABLED'> };
 
 /** Issues, verifies, lists and revokes developer API keys. Only SHA-256 hashes of secrets are stored. */
 @Injectable()
@@ -65,26 +65,23 @@ export class ApiKeyService {
   }
 
   /**
-   * Verifies a bearer token that looks like an API key and counts a refusal against the key. An accepted
-   * key is counted by the rate limiter (VALID or RATE_LIMITED, in the same Redis step as its decision).
+   * Verifies a bearer token that looks like an API key (for the API-key passport strategy) and counts a refusal
+   * against the key. An accepted key is counted by the rate limiter (VALID or RATE_LIMITED, in the same Redis
+   * step as its decision).
    */
-  async check(token: string, permitted: boolean): Promise<ApiKeyCheck | null> {
+  async check(token: string): Promise<ApiKeyCheck | null> {
     const match = API_KEY_PATTERN.exec(token);
     if (!match) return null;
     const key = await this.keys.findOne({ where: { keyId: `key_${match[1]}` } });
     if (!key) return { ok: false, outcome: 'INVALID' };
-    return this.evaluate(key, token, permitted);
+    const refusal = key.secretHash !== hashSecret(token) ? 'INVALID' : key.revokedAt ? 'DISABLED' : null;
+    if (!refusal) return { ok: true, key };
+    await this.usage.record(key.keyId, refusal);
+    return { ok: false, outcome: refusal };
   }
 
-  private async evaluate(key: ApiKeyEntity, token: string, permitted: boolean): Promise<ApiKeyCheck> {
-    let refusal: Exclude<AnalyticsOutcome, 'VALID' | 'RATE_LIMITED'> | null = null;
-    if (key.secretHash !== hashSecret(token)) refusal = 'INVALID';
-    else if (key.revokedAt) refusal = 'DISABLED';
-    else if (!permitted) refusal = 'INSUFFICIENT_PERMISSIONS';
-    if (refusal) {
-      await this.usage.record(key.keyId, refusal);
-      return { ok: false, outcome: refusal };
-    }
-    return { ok: true, key };
+  /** A valid key offered to an operation that takes user sessions only: counted, then refused by the guard. */
+  recordInsufficient(keyId: string): Promise<void> {
+    return this.usage.record(keyId, 'INSUFFICIENT_PERMISSIONS');
   }
 }

@@ -7,14 +7,17 @@ import { ApiKeyEntity } from './entities/api-key.entity';
 import { UserSessionEntity } from './entities/user-session.entity';
 import { RateLimiter } from './rate-limit/rate-limiter.service';
 import { SessionService } from './session.service';
+import { ApiKeyStrategy } from './strategies/api-key.strategy';
+import { SessionStrategy } from './strategies/session.strategy';
 
 /**
- * Credentials: API keys and user sessions, their hashing, analytics and lookup, and the rate limiter. The
- * global guard that uses them is registered by the API module.
+ * Credentials: API keys and user sessions, their hashing, analytics and lookup, their passport strategies and
+ * the rate limiter. The global guard that uses them is registered by the API module. (Passport keeps strategies
+ * by name for the whole process: the last application built in a process is the one whose services they use.)
  */
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyEntity, ApiKeyUsageEntity, UserSessionEntity])],
-  providers: [ApiKeyService, ApiKeyUsageService, SessionService, RateLimiter],
+  providers: [ApiKeyService, ApiKeyUsageService, SessionService, RateLimiter, ApiKeyStrategy, SessionStrategy],
   exports: [ApiKeyService, ApiKeyUsageService, SessionService, RateLimiter],
 })
 export class AuthModule {}

@@ -62,6 +62,10 @@ export interface AppConfig {
     lockDurationMs: number;
     stalledIntervalMs: number;
   };
+  ranks: {
+    /** Entries all per-app and per-badge boards may hold together before the least recently read are dropped. */
+    lazyBudget: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -163,6 +167,9 @@ export function loadConfig(env: Env): AppConfig {
       attempts: int(env, 'UPDATE_ATTEMPTS', 5, 1, 50),
       lockDurationMs: int(env, 'UPDATE_LOCK_MS', 30_000, 1000, 600_000),
       stalledIntervalMs: int(env, 'UPDATE_STALLED_CHECK_MS', 15_000, 500, 600_000),
+    },
+    ranks: {
+      lazyBudget: int(env, 'RANK_LAZY_BUDGET', 5_000_000, 1, 100_000_000),
     },
   };
 }

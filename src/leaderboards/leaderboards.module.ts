@@ -3,7 +3,7 @@ import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.modu
 import { AccountUpdatesModule } from '../accounts/updates/account-updates.module';
 import { BadgesModule } from '../badges/badges.module';
 import { RanksModule } from '../ranks/ranks.module';
-import { ColumnBoardService } from './column-board.service';
+import { BoardPageService } from './board-page.service';
 import { LowestRanksService } from './lowest-ranks.service';
 import { AccountLeaderboardService } from './account-leaderboard.service';
 import { LeaderboardBadgesService } from './leaderboard-badges.service';
@@ -17,7 +17,7 @@ import { LeaderboardsController } from './leaderboards.controller';
   controllers: [LeaderboardsController],
   providers: [
     AccountLeaderboardService,
-    ColumnBoardService,
+    BoardPageService,
     LowestRanksService,
     LeaderboardBadgesService,
     PreviewRankService,

@@ -19,7 +19,7 @@ const LOCK_MS = 30 * 60_000;
 /** Accounts refreshed this close to a rebuild's start are placed again after it, in case the build read them stale. */
 const REBUILD_OVERLAP_MS = 10_000;
 
-const SELECT = `SELECT a.account_id, a.region, a.country_name, a.state_name, a.city_name,
+const SELECT = `SELECT a.account_id, a.region, a.country_code, a.country_name, a.state_name, a.city_name,
   ${RANKED_COLUMNS.map((column) => `a.${column}`).join(', ')} FROM accounts a`;
 
 /**
@@ -119,6 +119,8 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
       if (previousCell !== null) pipeline.hincrby(this.keys.cells(version), previousCell, -1);
       pipeline.hincrby(this.keys.cells(version), cell, 1);
       pipeline.hset(this.keys.placement(version), String(row.account_id), cell);
+      if (row.country_name && row.country_code)
+        pipeline.hset(this.keys.countries(version), String(row.country_name).toLowerCase(), String(row.country_code));
     }
     for (const column of RANKED_COLUMNS) {
       const score = Number(row[column]);
@@ -161,7 +163,9 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
     const population = new Map<string, number>();
     const cells = new Map<string, number>();
     const placement: string[] = [];
+    const countries = new Map<string, string>();
     for (const row of rows) {
+      if (row.country_name && row.country_code) countries.set(String(row.country_name).toLowerCase(), String(row.country_code));
       const cell = cellOf({
         region: row.region as string | null,
         countryName: row.country_name as string | null,
@@ -189,6 +193,7 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
     for (const [scope, n] of population) pipeline.hincrby(this.keys.population(version), scope, n);
     for (const [cell, n] of cells) pipeline.hincrby(this.keys.cells(version), cell, n);
     pipeline.hset(this.keys.placement(version), ...placement);
+    if (countries.size) pipeline.hset(this.keys.countries(version), ...[...countries].flat());
     await pipeline.exec();
   }
 

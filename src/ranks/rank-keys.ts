@@ -41,6 +41,11 @@ export class RankKeys {
     return redisKey(this.config, 'ranks', `v${version}`, 'cells');
   }
 
+  /** Hash lower-cased country name → country code, for answering which country a location filter named. */
+  countries(version: string): string {
+    return redisKey(this.config, 'ranks', `v${version}`, 'countries');
+  }
+
   /** A short-lived union of several scopes of one board (a filter naming several locations). */
   union(version: string, column: string, scopes: string[]): string {
     return redisKey(this.config, 'ranks', `v${version}`, 'u', column, scopes.join('+'));

@@ -17,6 +17,7 @@ import {
   memberOf,
   scopeKeysForFilter,
   scopeKeysOf,
+  scopeSql,
 } from './rank-scopes';
 
 /** A board narrowed to a scope, ready to read: one sorted set (a union for several locations) and its size. */
@@ -94,8 +95,7 @@ export class RankReader {
   /** A column board in the scope the request's locations select (all of them, or the global board). */
   async scope(column: string, locations: (LocationFilter | null)[] | undefined | null): Promise<BoardScope> {
     const version = await this.version();
-    const filters = (locations ?? []).filter((l): l is LocationFilter => Boolean(l));
-    const scopes = filters.length ? await this.scopeKeys(version, filters) : ['g'];
+    const scopes = await this.scopeKeysFor(version, locations);
     if (scopes.length <= 1) {
       const scope = scopes[0];
       const [[, population], [, scored]] = (await this.redis
@@ -125,6 +125,12 @@ export class RankReader {
     return this.boardScope(version, column, key, population, await this.redis.zcard(key), scopes);
   }
 
+  /** The scope keys a request's locations select (`g` without any), nested ones dropped so they are disjoint. */
+  async scopeKeysFor(version: string, locations: (LocationFilter | null)[] | undefined | null): Promise<string[]> {
+    const filters = (locations ?? []).filter((l): l is LocationFilter => Boolean(l));
+    return filters.length ? this.scopeKeys(version, filters) : ['g'];
+  }
+
   private boardScope(version: string, column: string, key: string, population: number, scored: number, scopes: string[]): BoardScope {
     return { version, column, key, scopes, population, scored, sql: (offset) => scopeSql(scopes, offset) };
   }
@@ -134,6 +140,16 @@ export class RankReader {
     if (score <= 0) return board.scored + 1;
     const index = await this.redis.zrevrank(board.key, memberOf(accountId));
     return index === null ? (await this.redis.zcount(board.key, `(${score}`, '+inf')) + 1 : index + 1;
+  }
+
+  /** The account's entry when it is in the board's sorted set (per-app and per-badge boards hold every entry). */
+  async entryOf(board: BoardScope, accountId: number): Promise<RankedEntry | null> {
+    const [[, index], [, score]] = (await this.redis
+      .pipeline()
+      .zrevrank(board.key, memberOf(accountId))
+      .zscore(board.key, memberOf(accountId))
+      .exec()) as [unknown, number | null][];
+    return index === null ? null : { accountId, rank: Number(index) + 1, score: Number(score) };
   }
 
   /** Where a score not on the board would go: after every better score (first among equal ones). */
@@ -198,6 +214,12 @@ export class RankReader {
     );
   }
 
+  /** The code of a country known by its name (any case), or null. */
+  async countryCode(name: string): Promise<string | null> {
+    const version = await this.version();
+    return this.redis.hget(this.keys.countries(version), name.trim().toLowerCase());
+  }
+
   /** The account's location cell, or null when it is not on the boards (never refreshed). */
   cellOf(version: string, accountId: number): Promise<string | null> {
     return this.redis.hget(this.keys.placement(version), String(accountId));
@@ -256,24 +278,4 @@ export class RankReader {
       })
       .sort();
   }
-}
-
-/** The SQL form of scope keys (the zero tail is read from PostgreSQL), matched like the keys: lower-cased. */
-function scopeSql(scopes: string[], offset: number): { where: string; parameters: string[] } {
-  const parameters: string[] = [];
-  const eq = (column: string, value: string) => {
-    if (!value) return `coalesce(a.${column}, '') = ''`;
-    parameters.push(value);
-    return `lower(a.${column}) = $${offset + parameters.length}`;
-  };
-  const parts = scopes.map((scope) => {
-    const [kind, rest] = [scope.slice(0, 1), scope.slice(2)];
-    const [first, second, third] = rest.split('|');
-    if (kind === 'r') return eq('region', first);
-    if (kind === 'c') return eq('country_name', first);
-    if (kind === 's') return `(${eq('country_name', first)} AND ${eq('state_name', second)})`;
-    if (kind === 't') return `(${eq('country_name', first)} AND ${eq('state_name', second)} AND ${eq('city_name', third)})`;
-    return 'true';
-  });
-  return { where: parts.length ? `(${parts.join(' OR ')})` : 'false', parameters };
 }

@@ -81,3 +81,23 @@ export function propertyOf(column: string): string {
 const MAX_ID = 4_294_967_295;
 export const memberOf = (accountId: number): string => String(MAX_ID - accountId).padStart(10, '0');
 export const accountOf = (member: string): number => MAX_ID - Number(member);
+
+/** The SQL form of scope keys (the zero tail is read from PostgreSQL), matched like the keys: lower-cased. */
+export function scopeSql(scopes: string[], offset: number): { where: string; parameters: string[] } {
+  const parameters: string[] = [];
+  const eq = (column: string, value: string) => {
+    if (!value) return `coalesce(a.${column}, '') = ''`;
+    parameters.push(value);
+    return `lower(a.${column}) = $${offset + parameters.length}`;
+  };
+  const parts = scopes.map((scope) => {
+    const [kind, rest] = [scope.slice(0, 1), scope.slice(2)];
+    const [first, second, third] = rest.split('|');
+    if (kind === 'r') return eq('region', first);
+    if (kind === 'c') return eq('country_name', first);
+    if (kind === 's') return `(${eq('country_name', first)} AND ${eq('state_name', second)})`;
+    if (kind === 't') return `(${eq('country_name', first)} AND ${eq('state_name', second)} AND ${eq('city_name', third)})`;
+    return 'true';
+  });
+  return { where: parts.length ? `(${parts.join(' OR ')})` : 'false', parameters };
+}

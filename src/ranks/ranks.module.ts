@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RankEngine } from './rank-engine.service';
+import { LazyBoards } from './lazy-boards.service';
 import { RankHistoryRecorder } from './rank-history.recorder';
 import { RankReader } from './rank-reader.service';
 
@@ -8,7 +9,7 @@ import { RankReader } from './rank-reader.service';
  * PostgreSQL when missing. Read by the leaderboards and the profile's ranks.
  */
 @Module({
-  providers: [RankEngine, RankReader, RankHistoryRecorder],
-  exports: [RankEngine, RankReader, RankHistoryRecorder],
+  providers: [RankEngine, RankReader, RankHistoryRecorder, LazyBoards],
+  exports: [RankEngine, RankReader, RankHistoryRecorder, LazyBoards],
 })
 export class RanksModule {}

@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { xpForLevel } from '../../src/platform/levels';
+import { LazyBoards } from '../../src/ranks/lazy-boards.service';
 import { RankEngine } from '../../src/ranks/rank-engine.service';
 import { RankReader } from '../../src/ranks/rank-reader.service';
 import { RANKED_COLUMNS, SCOPE_LEVELS, cellOf, scopeKeysOf } from '../../src/ranks/rank-scopes';
@@ -86,6 +87,71 @@ describe('rank engine', () => {
     await refresh([2, 5, 9, 14, 20, 27, 33, 41, 42, 43]);
     await expectRanksEqualRecomputation();
   }, 90_000);
+
+  it('should build per-app and per-badge boards on first read and keep them in step with updates', async () => {
+    const lazy = ctx.app.get(LazyBoards);
+    const reader = ctx.app.get(RankReader);
+    const [{ app_id: appId }] = await ctx.dataSource.query(
+      'SELECT app_id FROM account_apps GROUP BY app_id ORDER BY count(*) DESC, app_id LIMIT 1',
+    );
+    const [{ badge_id: badgeId }] = await ctx.dataSource.query(
+      'SELECT badge_id FROM account_badges GROUP BY badge_id ORDER BY count(*) DESC, badge_id LIMIT 1',
+    );
+    const expectBoards = async () => {
+      const apps: { account_id: number }[] = await ctx.dataSource.query(
+        `SELECT x.account_id FROM account_apps x JOIN accounts a USING (account_id)
+          WHERE x.app_id = $1 AND a.updated_at IS NOT NULL ORDER BY x.playtime DESC, x.account_id`,
+        [appId],
+      );
+      const appBoard = await lazy.scope('app', appId, null);
+      expect((await reader.window(appBoard, 1, apps.length + 5)).map((e) => e.accountId)).toEqual(apps.map((r) => r.account_id));
+      const levels: { account_id: number }[] = await ctx.dataSource.query(
+        `SELECT x.account_id FROM account_badges x JOIN accounts a USING (account_id)
+          WHERE x.badge_id = $1 AND a.updated_at IS NOT NULL ORDER BY x.level DESC, x.completion_time, x.account_id`,
+        [badgeId],
+      );
+      const levelBoard = await lazy.scope('badge_highest_level', badgeId, null);
+      expect((await reader.window(levelBoard, 1, levels.length + 5)).map((e) => e.accountId)).toEqual(levels.map((r) => r.account_id));
+      const [located] = await ctx.dataSource.query(
+        `SELECT country_name FROM accounts WHERE updated_at IS NOT NULL AND country_name IS NOT NULL
+          GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+      );
+      const inCountry = await lazy.scope('app', appId, [{ country: located.country_name }]);
+      const [{ n }] = await ctx.dataSource.query(
+        `SELECT count(*)::int AS n FROM account_apps x JOIN accounts a USING (account_id)
+          WHERE x.app_id = $1 AND a.updated_at IS NOT NULL AND a.country_name = $2`,
+        [appId, located.country_name],
+      );
+      expect(inCountry.population).toBe(n);
+    };
+    await expectBoards();
+    ctx.clock.advance(60 * 86_400_000);
+    await refresh([3, 6, 10, 15, 21]);
+    await expectBoards();
+  }, 60_000);
+
+  it('should drop the least recently read per-app boards once they hold more than the budget, and rebuild them on read', async () => {
+    const lazy = ctx.app.get(LazyBoards);
+    const reader = ctx.app.get(RankReader);
+    const apps: { app_id: number; n: number }[] = await ctx.dataSource.query(
+      'SELECT app_id, count(*)::int AS n FROM account_apps GROUP BY app_id ORDER BY count(*) DESC, app_id LIMIT 3',
+    );
+    const budget = ctx.config.ranks.lazyBudget;
+    const [first, second] = [await lazy.scope('app', apps[0].app_id, null), await lazy.scope('app', apps[1].app_id, null)];
+    // A budget the newest board alone fills: every other board goes.
+    (ctx.config.ranks as { lazyBudget: number }).lazyBudget = apps[2].n;
+    try {
+      await redis.del(`${first.key.replace(/:app:.*$/, '')}:idx:app:${apps[2].app_id}`);
+      const third = await lazy.scope('app', apps[2].app_id, null);
+      expect(await redis.exists(first.key, second.key)).toBe(0);
+      expect(await redis.zcard(third.key)).toBe(apps[2].n);
+    } finally {
+      (ctx.config.ranks as { lazyBudget: number }).lazyBudget = budget;
+    }
+    const again = await lazy.scope('app', apps[0].app_id, null);
+    expect(again.population).toBe(apps[0].n);
+    expect((await reader.window(again, 1, 1))[0]).toBeDefined();
+  });
 
   it('should answer ranks in the profile in the five scopes, with totals, and keep a daily history', async () => {
     const [located] = (await rows()).filter((row) => row.city_name);

@@ -9,6 +9,7 @@ import { AccountUpdateEntity } from '../entities/account-update.entity';
 import { ActivityRecorder } from '../../activity/activity-recorder';
 import { RankEngine } from '../../ranks/rank-engine.service';
 import { RankHistoryRecorder } from '../../ranks/rank-history.recorder';
+import { LazyBoards } from '../../ranks/lazy-boards.service';
 import { StatsEvents } from '../../stats/events/stats-events';
 import { AccountWriter } from './account-writer';
 import { PlatformSnapshotReader } from './platform-snapshot';
@@ -32,6 +33,7 @@ export class AccountUpdater {
     private readonly activity: ActivityRecorder,
     private readonly ranks: RankEngine,
     private readonly rankHistory: RankHistoryRecorder,
+    private readonly lazyBoards: LazyBoards,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -45,9 +47,12 @@ export class AccountUpdater {
     snapshot = UpdateProgressService.atStep(snapshot, 'save');
     await this.progress.publish(snapshot);
     const done = UpdateProgressService.finished(snapshot, 'completed');
+    // What the account held before, so the per-app and per-badge boards it leaves lose it too.
+    const held = await this.lazyBoards.held(accountId);
     const result = await this.writer.write(accountId, runId, platform, done.steps, this.config.queue.updateCooldownSeconds);
     // Ranks move before the run is announced complete, so a client reacting to `completed` reads them.
     await this.ranks.place([accountId]);
+    await this.lazyBoards.place(accountId, held);
     await this.rankHistory.record(accountId);
     await this.progress.publish(done);
     // Exactly what the writer added to the maintained totals, so stream clients stay in step with stats.getStats.

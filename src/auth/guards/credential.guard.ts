@@ -1,28 +1,27 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { tooManyRequests, unauthorized } from '../../common/problem/problem.exception';
+import { ProblemException, tooManyRequests, unauthorized } from '../../common/problem/problem.exception';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { ApiKeyService } from '../api-key.service';
 import { AUTH_POLICY, AuthPolicy, NO_RATE_LIMIT } from '../auth.decorator';
 import { Principal } from '../principal';
 import { clientAddress } from '../rate-limit/client-address';
 import { RateLimiter, RateSubject } from '../rate-limit/rate-limiter.service';
-import { API_KEY_PATTERN } from '../secrets';
-import { SessionService } from '../session.service';
+import { ApiKeyAuthGuard, SessionAuthGuard } from './strategy.guards';
 
-type Identified = { principal: Principal } | { refusal: string };
-
-/**
- * Credentials come from the Authorization header only. (passport-http-bearer, used before, also took
- * `access_token` from the query string and the body, where URLs and logs leak them; it has no switch for that.)
- */
-function bearerToken(request: Request): string | null {
-  const header = request.header('authorization');
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  return match ? match[1] : null;
+/** A refusal of the credential itself (thrown by a strategy), as opposed to a store error, which stays a 503. */
+function isRefusal(error: unknown): error is ProblemException {
+  return error instanceof ProblemException && error.getStatus() === 401;
 }
 
+const sessionOnly = () => unauthorized('This operation needs a user session; API keys are not accepted.');
+
+/**
+ * passport-http-bearer would also take `access_token` from the query string or the body, where URLs and logs
+ * leak it; it has no switch for that. So such a request is refused before passport runs, even when the token is
+ * valid, and passport only ever sees the Authorization header.
+ */
 function offersTokenOutsideHeader(request: Request): boolean {
   const body: unknown = request.body;
   return (
@@ -33,8 +32,10 @@ function offersTokenOutsideHeader(request: Request): boolean {
 
 /**
  * The global guard: deny by default. A route passes only if it declares a policy (see `Auth`) and the
- * request's credential satisfies it. It also applies the rate limits, because only here is it known whom a
- * request counts against: its API key or session; its client address when it has no valid credential. A
+ * request's credential satisfies it. The bearer token is parsed and verified by passport-http-bearer, through
+ * separate strategies (and guards) for API keys and user sessions. This guard also applies the rate limits,
+ * because only here is it known whom a request counts against: its API key or session; its client address
+ * when it has no valid credential. A
  * credential that fails costs its address a slot of the failed-credential budget; an address whose budget
  * is spent gets 429 for any credential, before it is looked up. (The budget is checked before and charged
  * after a check: charging before would cap the parallel requests of a valid key at the failure budget. So a
@@ -43,11 +44,12 @@ function offersTokenOutsideHeader(request: Request): boolean {
 @Injectable()
 export class CredentialGuard implements CanActivate {
   private readonly logger = new JsonLogger('CredentialGuard');
+  private readonly apiKeyGuard = new ApiKeyAuthGuard();
+  private readonly sessionGuard = new SessionAuthGuard();
 
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeyService,
-    private readonly sessions: SessionService,
     private readonly limiter: RateLimiter,
   ) {}
 
@@ -71,40 +73,33 @@ export class CredentialGuard implements CanActivate {
       case 'any':
       case 'session':
       case 'optional':
-        return this.bearer(policy, request, response, address);
+        return this.bearer(policy, context, address);
       default:
         this.logger.error({ msg: 'route without an auth policy refused', path: request.path });
         throw unauthorized('This route accepts no credential.');
     }
   }
 
-  private async bearer(
-    policy: 'any' | 'session' | 'optional',
-    request: Request & { user?: Principal },
-    response: Response,
-    address: string,
-  ) {
-    const token = bearerToken(request);
-    if (!token) {
+  private async bearer(policy: 'any' | 'session' | 'optional', context: ExecutionContext, address: string): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<Request & { user?: Principal }>();
+    const response = context.switchToHttp().getResponse<Response>();
+    // Any Authorization header offers a credential: a spent failure budget refuses it before any lookup.
+    if (request.headers.authorization) await this.checkFailureBudget(address);
+    let principal: Principal | null;
+    try {
+      principal = await this.identify(policy, context);
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      await this.limiter.take({ kind: 'failed-credential', id: address });
+      // An optional operation serves a caller whose credential does not check out as anonymous.
+      if (policy !== 'optional') throw error;
+      principal = null;
+    }
+    if (!principal) {
       await this.limit(response, { kind: 'anonymous', id: address });
       if (policy === 'optional') return true;
       throw unauthorized();
     }
-    await this.checkFailureBudget(address);
-    if (policy === 'session' && API_KEY_PATTERN.test(token)) {
-      await this.apiKeys.check(token, false);
-      await this.limiter.take({ kind: 'failed-credential', id: address });
-      throw unauthorized('This operation needs a user session; API keys are not accepted.');
-    }
-    const identified = await this.identify(token);
-    if ('refusal' in identified) {
-      await this.limiter.take({ kind: 'failed-credential', id: address });
-      // An optional operation serves a caller whose credential does not check out as anonymous.
-      if (policy !== 'optional') throw unauthorized(identified.refusal);
-      await this.limit(response, { kind: 'anonymous', id: address });
-      return true;
-    }
-    const { principal } = identified;
     const subject: RateSubject =
       principal.kind === 'api-key' ? { kind: 'api-key', id: principal.keyId } : { kind: 'session', id: principal.sessionId };
     await this.limit(response, subject);
@@ -122,15 +117,20 @@ export class CredentialGuard implements CanActivate {
     return true;
   }
 
-  private async identify(token: string): Promise<Identified> {
-    if (token.startsWith('sk_')) {
-      const result = await this.apiKeys.check(token, true);
-      if (result?.ok) return { principal: { kind: 'api-key', accountId: result.key.accountId, keyId: result.key.keyId } };
-      return { refusal: result?.outcome === 'DISABLED' ? 'This API key has been revoked.' : 'The bearer token is not a valid API key.' };
+  /**
+   * The API-key strategy goes first: it takes `sk_…` tokens only and leaves any other bearer token to the session
+   * strategy. Null: no bearer token in the header. On a session-only operation any API key is refused (and a
+   * valid one counted as INSUFFICIENT_PERMISSIONS; a wrong or revoked one was counted by its strategy).
+   */
+  private async identify(policy: 'any' | 'session' | 'optional', context: ExecutionContext): Promise<Principal | null> {
+    const key = await this.apiKeyGuard.identify(context).catch((error: unknown) => {
+      throw policy === 'session' && isRefusal(error) ? sessionOnly() : error;
+    });
+    if (key?.kind === 'api-key' && policy === 'session') {
+      await this.apiKeys.recordInsufficient(key.keyId);
+      throw sessionOnly();
     }
-    const session = await this.sessions.authenticate(token);
-    if (session) return { principal: { kind: 'session', accountId: session.accountId, sessionId: session.sessionId } };
-    return { refusal: 'The bearer token is not a valid or current user session.' };
+    return key ?? this.sessionGuard.identify(context);
   }
 
   /** Counts the request against its subject; sets the RateLimit headers and refuses with 429 past the limit. */

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
+import { BoardScope, RankReader, RankedEntry } from '../ranks/rank-reader.service';
+import { scopeKeysOf } from '../ranks/rank-scopes';
+import { V1AccountLeaderboardAccount } from './dto/account-leaderboard.dto';
+
+export interface BoardPage {
+  accounts: (V1AccountLeaderboardAccount | null)[];
+  rankedOutOf: number;
+  ownAccount?: V1AccountLeaderboardAccount;
+  hiddenRanks?: number[];
+}
+
+/** What a board adds to each row (`appPlaytime`, `badgeInfo`), from the window's entries. */
+export type RowExtras = (entries: RankedEntry[]) => Promise<(entry: RankedEntry) => Partial<V1AccountLeaderboardAccount>>;
+
+/**
+ * One page of a board read from the rank engine: the window, the caller's own entry and the board size in a few
+ * O(log N) Redis calls, then one load of the window's account cards. Hidden accounts keep their rank (so nobody's
+ * rank reveals who hides); their rows come back null and their ranks in `hiddenRanks`.
+ */
+@Injectable()
+export class BoardPageService {
+  constructor(
+    private readonly ranks: RankReader,
+    private readonly accounts: LeaderboardAccountsService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** A column board: callers scoring 0 are on it without being in its set (they share the last rank). */
+  async columnPage(board: BoardScope, start: number, end: number, callerAccountId: number): Promise<BoardPage> {
+    return this.page(
+      board,
+      start,
+      end,
+      callerAccountId,
+      () => this.columnCaller(board, callerAccountId),
+      async () => () => ({}),
+    );
+  }
+
+  /** A per-app or per-badge board: every entry is in its set. */
+  async setPage(board: BoardScope, start: number, end: number, callerAccountId: number, extras: RowExtras): Promise<BoardPage> {
+    return this.page(
+      board,
+      start,
+      end,
+      callerAccountId,
+      () => (callerAccountId ? this.ranks.entryOf(board, callerAccountId) : Promise.resolve(null)),
+      extras,
+    );
+  }
+
+  private async page(
+    board: BoardScope,
+    start: number,
+    end: number,
+    callerAccountId: number,
+    caller: () => Promise<RankedEntry | null>,
+    extras: RowExtras,
+  ): Promise<BoardPage> {
+    const entries = await this.ranks.window(board, start, end);
+    const own = entries.some((entry) => entry.accountId === callerAccountId) ? null : await caller();
+    const all = [...entries, ...(own ? [own] : [])];
+    const ids = all.map((entry) => entry.accountId);
+    const [cards, hidden, extra] = await Promise.all([this.accounts.byIds(ids), this.hidden(ids), extras(all)]);
+    const toRow = (entry: RankedEntry): V1AccountLeaderboardAccount | null => {
+      const card = cards.get(entry.accountId);
+      return card ? { ...card, rank: entry.rank, appPlaytime: null, ...extra(entry) } : null;
+    };
+    const visible = (entry: RankedEntry) => entry.accountId === callerAccountId || !hidden.has(entry.accountId);
+    const hiddenRanks = entries.filter((entry) => !visible(entry)).map((entry) => entry.rank);
+    return {
+      accounts: entries.map((entry) => (visible(entry) ? toRow(entry) : null)),
+      rankedOutOf: board.population,
+      ...(own ? { ownAccount: toRow(own) ?? undefined } : {}),
+      ...(hiddenRanks.length ? { hiddenRanks } : {}),
+    };
+  }
+
+  /** The caller's own entry on a column board, when the caller is a refreshed account inside the board's scope. */
+  private async columnCaller(board: BoardScope, accountId: number): Promise<RankedEntry | null> {
+    if (!accountId) return null;
+    const cell = await this.ranks.cellOf(board.version, accountId);
+    if (cell === null) return null;
+    const scopes = Object.values(scopeKeysOf(cell));
+    if (!board.scopes.some((scope) => scopes.includes(scope))) return null;
+    const [row]: { score: number }[] = await this.dataSource.query(`SELECT ${board.column} AS score FROM accounts WHERE account_id = $1`, [
+      accountId,
+    ]);
+    if (!row) return null;
+    return { accountId, score: Number(row.score), rank: await this.ranks.rankOf(board, accountId, Number(row.score)) };
+  }
+
+  private async hidden(ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows: { account_id: number }[] = await this.dataSource.query(
+      'SELECT account_id FROM account_settings WHERE hidden AND account_id = ANY($1)',
+      [ids],
+    );
+    return new Set(rows.map((row) => row.account_id));
+  }
+}
