@@ -315,14 +315,14 @@ async function main(): Promise<void> {
       baseline ??= m;
       const ms = (v: number) => (v >= timeoutMs ? `≥${timeoutMs}` : v.toFixed(1));
       rows.push({
-        operation: call.name.padEnd(40),
+        operation: call.name.padEnd(44),
         ok: `${m.ok}`.padStart(4),
         errors: `${m.errors}`,
         timeouts: `${m.timeouts}`,
         p50ms: ms(m.p50).padStart(7),
         p99ms: ms(m.p99).padStart(7),
         perSecond: m.perSecond.toFixed(1).padStart(7),
-        p50VsHealth: `${(m.p50 / baseline.p50).toFixed(1)}x`,
+        p50VsHealth: `${m.p50 >= timeoutMs ? '≥' : ''}${(m.p50 / baseline.p50).toFixed(1)}x`,
         throughputVsHealth: `${(m.perSecond / baseline.perSecond).toFixed(3)}x`,
         ...(m.firstError ? { firstError: m.firstError.replace(/\s+/g, ' ').slice(0, 120) } : {}),
       });
