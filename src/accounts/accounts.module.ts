@@ -23,6 +23,7 @@ import { FriendGraphService } from './friend-graph.service';
 import { FriendPathService } from './friend-path.service';
 import { AccountViewsService } from './views/account-views.service';
 import { ViewsReaderService } from './views/views-reader.service';
+import { ViewTrends } from './views/view-trends';
 import { AccountEventsService } from './events/account-events.service';
 import { AccountStreamService } from './events/account-stream.service';
 import { AccountUpdateEntity } from './entities/account-update.entity';
@@ -57,6 +58,7 @@ import { AccountEntity } from './entities/account.entity';
     FriendGraphService,
     FriendPathService,
     AccountViewsService,
+    ViewTrends,
     ViewsReaderService,
     AccountEventsService,
     AccountStreamService,

@@ -27,20 +27,45 @@ export class ActivityFeedService {
 
   async list(query: FeedQuery): Promise<V1ActivityListAccountFeedResponseBody> {
     const limit = query.limit ?? FEED_DEFAULT_LIMIT;
-    const where = new SqlConditions();
-    if (query.accountId !== undefined) where.add((p) => `account_id = ${p}`, query.accountId);
-    if (query.eventTypes?.length) where.add((p) => `event_type = ANY(${p})`, query.eventTypes);
-    if (query.cursor) {
-      const [at, id] = decodeCursor<[string, string]>(query.cursor, ['string', 'string']);
-      where.addAll((p1, p2) => `(occurred_at, id) < (${p1}::timestamptz, ${p2}::bigint)`, at, id);
-    }
-    const rows = await this.select(`WHERE ${where.sql()} ORDER BY occurred_at DESC, id DESC LIMIT ${limit + 1}`, where.parameters);
+    const cursor = query.cursor ? decodeCursor<[string, string]>(query.cursor, ['string', 'string']) : null;
+    const types = [...new Set(query.eventTypes ?? [])];
+    const rows =
+      query.accountId === undefined && types.length
+        ? await this.globalOfTypes(types, cursor, limit + 1)
+        : await this.feed(query.accountId, types, cursor, limit + 1);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
       events: await this.toWire(page),
       ...(rows.length > limit ? { nextCursor: encodeCursor([last.occurredAt.toISOString(), String(last.id)]) } : {}),
     };
+  }
+
+  /** One account's feed (ix_activity_events_account_feed) or the whole feed (ix_activity_events_feed), newest first. */
+  private feed(accountId: number | undefined, types: string[], cursor: [string, string] | null, limit: number) {
+    const where = new SqlConditions();
+    if (accountId !== undefined) where.add((p) => `account_id = ${p}`, accountId);
+    if (types.length) where.add((p) => `event_type = ANY(${p})`, types);
+    if (cursor) where.addAll((p1, p2) => `(occurred_at, id) < (${p1}::timestamptz, ${p2}::bigint)`, ...cursor);
+    return this.select(`WHERE ${where.sql()} ORDER BY occurred_at DESC, id DESC LIMIT ${limit}`, where.parameters);
+  }
+
+  /**
+   * The global feed of some types: the newest `limit` events of each type from its own range of
+   * ix_activity_events_type_feed, merged. A filter on the whole feed's index would read past every event of the
+   * other types to find a rare one.
+   */
+  private globalOfTypes(types: string[], cursor: [string, string] | null, limit: number) {
+    return this.select(
+      `WHERE id IN (
+         SELECT e.id FROM unnest($1::text[]) AS t(event_type)
+          CROSS JOIN LATERAL (
+            SELECT id, occurred_at FROM activity_events
+             WHERE event_type = t.event_type AND ($2::timestamptz IS NULL OR (occurred_at, id) < ($2::timestamptz, $3::bigint))
+             ORDER BY occurred_at DESC, id DESC LIMIT ${limit}) e)
+       ORDER BY occurred_at DESC, id DESC LIMIT ${limit}`,
+      [types, cursor?.[0] ?? null, cursor?.[1] ?? null],
+    );
   }
 
   async byIds(ids: string[]): Promise<V1ActivityEvent[]> {

@@ -33,8 +33,13 @@ export class ActivityRecorder implements OnModuleDestroy {
     for (const event of events) {
       const badge = event.data.badge;
       if (event.eventType !== 'badge_crafted' || !badge || heldBefore.has(badge.badgeId)) continue;
+      // Capped one past the milestone: only "among the first N" matters, so the count reads at most N + 1 index
+      // entries (earliest first, ix_account_badges_badge_id) however many holders the badge has. It runs inside the
+      // writer's transaction, so its cost is paid by every craft.
       const [{ order }] = await manager.query(
-        'SELECT count(*)::int AS order FROM account_badges WHERE badge_id = $1 AND (completion_time, account_id) <= ($2, $3)',
+        `SELECT count(*)::int AS order FROM (
+           SELECT 1 FROM account_badges WHERE badge_id = $1 AND (completion_time, account_id) <= ($2, $3)
+            ORDER BY completion_time LIMIT ${EARLY_CRAFT_ORDER + 1}) earlier`,
         [badge.badgeId, badge.completionTime, accountId],
       );
       if (order <= EARLY_CRAFT_ORDER)

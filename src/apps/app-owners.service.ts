@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { levelWalkSql } from '../database/level-walk';
 import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
 import { decodeCursor, encodeCursor } from '../common/wire/cursor';
 import { AppListOwnersRequestBody, AppListOwnersResponseBody } from './dto/list-owners.dto';
 
-/** `app.listOwners`: who owns an app, most minutes played first, a page at a time (keyset paging on the index). */
+/** A page of an app's owners after a position, most minutes first (see levelWalkSql). */
+const OWNERS_PAGE = levelWalkSql({ table: 'account_apps', group: 'app_id', groupType: 'int', value: 'playtime', columns: ['playtime'] });
+
+/**
+ * `app.listOwners`: who owns an app, most minutes played first, a page at a time: keyset paging on
+ * ix_account_apps_app_playtime, with the owner count from the maintained app_owner_counts.
+ */
 @Injectable()
 export class AppOwnersService {
   constructor(
@@ -17,16 +24,11 @@ export class AppOwnersService {
     const maxPageSize = await this.accounts.maxPageSize(callerAccountId);
     const limit = Math.min(request.limit ?? maxPageSize, maxPageSize);
     const after = request.cursor ? decodeCursor<[number, number]>(request.cursor, ['number', 'number']) : null;
-    const [[{ owners }], rows] = await Promise.all([
-      this.dataSource.query('SELECT count(*)::int AS owners FROM account_apps WHERE app_id = $1', [request.appId]) as Promise<
-        { owners: number }[]
+    const [owners, rows] = await Promise.all([
+      this.trackedOwners(request.appId),
+      this.dataSource.query(OWNERS_PAGE, [[request.appId], 0, limit + 1, after?.[0] ?? null, after?.[1] ?? null]) as Promise<
+        { account_id: number; playtime: number }[]
       >,
-      this.dataSource.query(
-        `SELECT account_id, playtime FROM account_apps
-          WHERE app_id = $1 AND ($2::int IS NULL OR playtime < $2 OR (playtime = $2 AND account_id > $3))
-          ORDER BY playtime DESC, account_id LIMIT $4`,
-        [request.appId, after?.[0] ?? null, after?.[1] ?? 0, limit + 1],
-      ) as Promise<{ account_id: number; playtime: number }[]>,
     ]);
     const page = rows.slice(0, limit);
     const cards = await this.accounts.byIds(page.map((row) => row.account_id));
@@ -40,5 +42,10 @@ export class AppOwnersService {
       ...(rows.length > limit ? { nextCursor: encodeCursor([last.playtime, last.account_id]) } : {}),
       trackedOwners: owners,
     };
+  }
+
+  private async trackedOwners(appId: number): Promise<number> {
+    const [row]: { owners: number }[] = await this.dataSource.query('SELECT owners FROM app_owner_counts WHERE app_id = $1', [appId]);
+    return row?.owners ?? 0;
   }
 }

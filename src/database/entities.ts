@@ -7,12 +7,14 @@ import { AccountFriendEntity } from '../accounts/entities/account-friend.entity'
 import { AccountGroupEntity } from '../accounts/entities/account-group.entity';
 import { AccountUpdateEntity } from '../accounts/entities/account-update.entity';
 import { AppEntity } from '../apps/entities/app.entity';
+import { AppOwnerCountEntity } from '../apps/entities/app-owner-count.entity';
 import { AppCardClassEntity } from '../badges/entities/app-card-class.entity';
 import { BadgeHolderStatsEntity } from '../badges/entities/badge-holder-stats.entity';
 import { BadgeTagEntity } from '../badges/entities/badge-tag.entity';
 import { BadgeEntity } from '../badges/entities/badge.entity';
 import { TagEntity } from '../badges/entities/tag.entity';
 import { InventoryItemEntity } from '../items/entities/inventory-item.entity';
+import { ItemClassOwnersEntity } from '../items/entities/item-class-owners.entity';
 import { AccountRoleEntity } from '../accounts/entities/account-role.entity';
 import { AccountSettingsEntity } from '../accounts/entities/account-settings.entity';
 import { AccountEntity } from '../accounts/entities/account.entity';
@@ -51,4 +53,6 @@ export const ENTITIES = [
   BoardValueLeaderEntity,
   AccountRankHistoryEntity,
   AccountBestRankEntity,
+  AppOwnerCountEntity,
+  ItemClassOwnersEntity,
 ];

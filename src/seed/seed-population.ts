@@ -3,13 +3,13 @@ import { availableParallelism } from 'node:os';
 import { Client } from 'pg';
 import { AppConfig } from '../config/app-config';
 import { prepareDatabase } from '../database/prepare-database';
+import { WorkerModule } from '../worker.module';
 import { rebuildDerivedState } from '../derived/derived-state';
 import { FirstCraft, SeedParameters } from './account-history';
 import { CopyLoad, restoreStructures, secondaryStructures, dropStructures } from './bulk-load';
 import { CatalogueObservations } from './catalogue-observations';
 import { generateInOrder } from './generator-pool';
 import { seedProfileViews } from './profile-views';
-import { SeedModule } from './seed.module';
 import { SEED_TABLES, SEED_TABLE_NAMES, SeedTable } from './seed-tables';
 
 export interface SeedOptions {
@@ -205,9 +205,13 @@ async function insertScarcityMilestones(client: Client, crafts: FirstCraft[]): P
   return inserted;
 }
 
-/** Rebuilds every keeper of derived state (maintained aggregates, the rank engine) from what was just loaded. */
+/**
+ * Rebuilds every keeper of derived state (maintained aggregates, the rank engine) from what was just loaded, in the
+ * worker's module graph: the worker keeps all derived state in step with updates, so it holds every keeper.
+ */
 async function rebuildAll(config: AppConfig): Promise<string[]> {
-  const app = await NestFactory.createApplicationContext(SeedModule.forRoot(config), { logger: ['error', 'warn'] });
+  // abortOnError off: a module graph that cannot be built is the seed's error to report, not a reason to exit.
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: ['error', 'warn'], abortOnError: false });
   try {
     return await rebuildDerivedState(app);
   } finally {

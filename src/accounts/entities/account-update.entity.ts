@@ -17,6 +17,10 @@ export type CounterSnapshot = Record<string, number | string | boolean | null>;
 /** One update run of an account, from queueing to its end, with the values it changed. */
 @Entity('account_updates')
 @Index('ix_account_updates_account_queued', ['accountId', 'queuedAt'])
+// leaderboard.getChanges: an account's completed runs in a window (and whether one came before), and the runs that
+// finished in a range of time (the sweeper sliding the windows). Only completed runs count, so only they are indexed.
+@Index('ix_account_updates_account_completed', ['accountId', 'finishedAt'], { where: "status = 'completed'" })
+@Index('ix_account_updates_completed', ['finishedAt'], { where: "status = 'completed'" })
 export class AccountUpdateEntity {
   /** The run id (`runId` on the wire). */
   @PrimaryColumn('uuid')

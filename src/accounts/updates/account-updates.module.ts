@@ -6,6 +6,9 @@ import { StatsEventsModule } from '../../stats/events/stats-events.module';
 import { PlatformTotalsModule } from '../../stats/totals/platform-totals.module';
 import { BadgeHoldersModule } from '../../badges/holders/badge-holders.module';
 import { ValueLeadersModule } from '../../leaderboards/value-leaders/value-leaders.module';
+import { BoardChangesModule } from '../../leaderboards/changes/board-changes.module';
+import { AppOwnerCountsModule } from '../../apps/owners/app-owner-counts.module';
+import { ItemClassOwnersModule } from '../../items/owners/item-class-owners.module';
 import { AccountLookupService } from '../account-lookup.service';
 import { AccountUpdateEntity } from '../entities/account-update.entity';
 import { AccountEntity } from '../entities/account.entity';
@@ -22,6 +25,9 @@ import { ACCOUNT_UPDATE_QUEUE } from './update-queue.constants';
     PlatformTotalsModule,
     BadgeHoldersModule,
     ValueLeadersModule,
+    BoardChangesModule,
+    AppOwnerCountsModule,
+    ItemClassOwnersModule,
     TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity]),
   ],
   providers: [AccountLookupService, AccountUpdateQueueService, UpdateProgressService],
@@ -35,6 +41,9 @@ import { ACCOUNT_UPDATE_QUEUE } from './update-queue.constants';
     PlatformTotalsModule,
     BadgeHoldersModule,
     ValueLeadersModule,
+    BoardChangesModule,
+    AppOwnerCountsModule,
+    ItemClassOwnersModule,
   ],
 })
 export class AccountUpdatesModule {}

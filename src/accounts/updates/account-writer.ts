@@ -3,11 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { detectActivity } from '../../activity/activity-detector';
 import { ActivityRecorder } from '../../activity/activity-recorder';
+import { AppOwnerCounts } from '../../apps/owners/app-owner-counts.service';
 import { AppCardClasses, CardClass } from '../../badges/holders/app-card-classes.service';
 import { BadgeHolderStats } from '../../badges/holders/badge-holder-stats.service';
 import { Holding, HoldingsDiff, diffHoldings, uniqueHoldings } from '../../badges/holders/holdings-diff';
+import { ItemClassOwners } from '../../items/owners/item-class-owners.service';
+import { BoardChanges } from '../../leaderboards/changes/board-changes.service';
 import { ValueLeaders } from '../../leaderboards/value-leaders/value-leaders.service';
 import { PlatformTotals, TotalsDelta } from '../../stats/totals/platform-totals.service';
+import { JsonLogger } from '../../common/logging/json-logger';
 import { accountIdOf } from '../account.enums';
 import { AccountEntity } from '../entities/account.entity';
 import { AccountUpdateEntity, CounterSnapshot, UpdateStepRecord } from '../entities/account-update.entity';
@@ -45,6 +49,8 @@ async function deleteReturning<T>(manager: EntityManager, sql: string, parameter
  */
 @Injectable()
 export class AccountWriter {
+  private readonly logger = new JsonLogger('AccountWriter');
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly activity: ActivityRecorder,
@@ -52,6 +58,9 @@ export class AccountWriter {
     private readonly holderStats: BadgeHolderStats,
     private readonly cardClasses: AppCardClasses,
     private readonly valueLeaders: ValueLeaders,
+    private readonly appOwners: AppOwnerCounts,
+    private readonly itemOwners: ItemClassOwners,
+    private readonly boardChanges: BoardChanges,
   ) {}
 
   async write(
@@ -63,7 +72,7 @@ export class AccountWriter {
   ): Promise<WriteResult> {
     await this.upsertApps(snapshot);
     const badgeIds = await this.upsertBadgeDefinitions(snapshot);
-    return this.dataSource.transaction(async (manager) => {
+    const result = await this.dataSource.transaction(async (manager) => {
       const previous = await manager.findOneOrFail(AccountEntity, { where: { accountId }, lock: { mode: 'pessimistic_write' } });
       const now = new Date();
       const heldBefore = await this.heldBadges(manager, accountId);
@@ -77,7 +86,7 @@ export class AccountWriter {
       );
       const badges = diffHoldings(heldBefore, held);
       await this.applyBadges(manager, accountId, badges);
-      const appPlaytime = await this.replaceApps(manager, accountId, snapshot);
+      const apps = await this.replaceApps(manager, accountId, snapshot);
       await this.replaceFriends(manager, accountId, snapshot);
       await this.replaceGroups(manager, accountId, snapshot);
       const cards = await this.replaceInventory(manager, accountId, snapshot);
@@ -109,12 +118,20 @@ export class AccountWriter {
       // Derived state last: its rows are shared with every other writer, so their locks are held the shortest.
       await this.holderStats.apply(manager, badges);
       if (cards) await this.cardClasses.apply(manager, cards.before, cards.after);
+      if (cards) await this.itemOwners.apply(manager, cards.classesBefore, cards.classesAfter);
+      if (apps) await this.appOwners.apply(manager, apps.before, apps.after);
       await this.valueLeaders.apply(manager, accountId, firstUpdate ? null : previous, { ...previous, ...fields });
       // The stored app rows' playtime, exactly (a duplicated app in the platform's list is stored once).
-      const deltas = { ...statsDeltas(before, after, firstUpdate), appPlaytime };
+      const deltas = { ...statsDeltas(before, after, firstUpdate), appPlaytime: apps?.playtime ?? 0 };
       await this.totals.add(manager, accountId, deltas);
       return { before, after, firstUpdate, activityIds, nextAllowedTime, deltas };
     });
+    // The changes' sorted sets (Redis) move once the rows are committed: they are read back from them. A failure
+    // here is not the update's: the sweeper places every completed run again seconds later.
+    await this.boardChanges
+      .place([accountId])
+      .catch((error: Error) => this.logger.warn({ msg: 'changes placement failed', accountId, error: error.message }));
+    return result;
   }
 
   private async upsertApps(snapshot: PlatformSnapshot): Promise<void> {
@@ -198,20 +215,28 @@ export class AccountWriter {
     );
   }
 
-  /** Returns how much the stored apps' playtime changed (0 when the library is private and kept). */
-  private async replaceApps(manager: EntityManager, accountId: number, snapshot: PlatformSnapshot): Promise<number> {
-    if (snapshot.games.visibility === 'private') return 0;
+  /**
+   * Returns how much the stored apps' playtime changed and the apps held before and after (null when the library
+   * is private and kept).
+   */
+  private async replaceApps(
+    manager: EntityManager,
+    accountId: number,
+    snapshot: PlatformSnapshot,
+  ): Promise<{ playtime: number; before: number[]; after: number[] } | null> {
+    if (snapshot.games.visibility === 'private') return null;
     const games = snapshot.games.games;
-    const removed = await deleteReturning<{ playtime: number }>(
+    const removed = await deleteReturning<{ app_id: number; playtime: number }>(
       manager,
-      'DELETE FROM account_apps WHERE account_id = $1 RETURNING playtime',
+      'DELETE FROM account_apps WHERE account_id = $1 RETURNING app_id, playtime',
       [accountId],
     );
     const playtimeBefore = removed.reduce((sum, row) => sum + row.playtime, 0);
-    if (!games.length) return -playtimeBefore;
-    const inserted: { playtime: number }[] = await manager.query(
+    const before = removed.map((row) => row.app_id);
+    if (!games.length) return { playtime: -playtimeBefore, before, after: [] };
+    const inserted: { app_id: number; playtime: number }[] = await manager.query(
       `INSERT INTO account_apps (account_id, app_id, playtime, playtime2_weeks, last_played)
-       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[], $5::timestamptz[]) ON CONFLICT DO NOTHING RETURNING playtime`,
+       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[], $5::timestamptz[]) ON CONFLICT DO NOTHING RETURNING app_id, playtime`,
       [
         accountId,
         games.map((g) => g.appId),
@@ -220,7 +245,8 @@ export class AccountWriter {
         games.map((g) => (g.rtimeLastPlayed ? new Date(g.rtimeLastPlayed * 1000) : null)),
       ],
     );
-    return inserted.reduce((sum, row) => sum + row.playtime, 0) - playtimeBefore;
+    const playtime = inserted.reduce((sum, row) => sum + row.playtime, 0) - playtimeBefore;
+    return { playtime, before, after: inserted.map((row) => row.app_id) };
   }
 
   private async replaceFriends(manager: EntityManager, accountId: number, snapshot: PlatformSnapshot): Promise<void> {
@@ -248,14 +274,14 @@ export class AccountWriter {
   }
 
   /**
-   * Assets of one class are folded into one row with their total amount. Returns the normal card classes held
-   * before and after (null when the inventory is private and kept).
+   * Assets of one class are folded into one row with their total amount. Returns the normal card classes and all
+   * classes held before and after (null when the inventory is private and kept).
    */
   private async replaceInventory(
     manager: EntityManager,
     accountId: number,
     snapshot: PlatformSnapshot,
-  ): Promise<{ before: CardClass[]; after: CardClass[] } | null> {
+  ): Promise<{ before: CardClass[]; after: CardClass[]; classesBefore: string[]; classesAfter: string[] } | null> {
     if (snapshot.inventory.visibility === 'private') return null;
     const byClass = new Map<string, { item: (typeof snapshot.inventory.items)[number]; amount: number }>();
     for (const item of snapshot.inventory.items) {
@@ -272,10 +298,11 @@ export class AccountWriter {
       .filter((row) => row.kind === 'card' && row.app_id !== null)
       .map((row) => ({ appId: row.app_id!, classId: row.class_id }));
     const rows = [...byClass.values()];
+    const classes = { classesBefore: removed.map((row) => row.class_id), classesAfter: [...byClass.keys()] };
     const after = rows
       .filter((r) => r.item.marketFeeApp !== undefined && itemKindOf(r.item) === 'card')
       .map((r) => ({ appId: r.item.marketFeeApp!, classId: r.item.classId }));
-    if (!rows.length) return { before, after };
+    if (!rows.length) return { before, after, ...classes };
     await manager.query(
       `INSERT INTO inventory_items (account_id, class_id, app_id, kind, name, market_hash_name, amount, asset_id)
        SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])`,
@@ -290,6 +317,6 @@ export class AccountWriter {
         rows.map((r) => r.item.assetId),
       ],
     );
-    return { before, after };
+    return { before, after, ...classes };
   }
 }

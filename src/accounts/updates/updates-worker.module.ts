@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActivityRecorder } from '../../activity/activity-recorder';
+import { ChangeSweeper } from '../../leaderboards/changes/change-sweeper.service';
 import { RanksModule } from '../../ranks/ranks.module';
 import { AccountUpdateEntity } from '../entities/account-update.entity';
 import { AccountEntity } from '../entities/account.entity';
@@ -14,6 +15,14 @@ import { StuckUpdateRecovery } from './stuck-update-recovery.service';
 /** The consumer side: the BullMQ worker that refreshes accounts from the platform. Worker process only. */
 @Module({
   imports: [AccountUpdatesModule, RanksModule, TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity])],
-  providers: [ActivityRecorder, PlatformSnapshotReader, AccountWriter, AccountUpdater, AccountUpdateProcessor, StuckUpdateRecovery],
+  providers: [
+    ActivityRecorder,
+    PlatformSnapshotReader,
+    AccountWriter,
+    AccountUpdater,
+    AccountUpdateProcessor,
+    StuckUpdateRecovery,
+    ChangeSweeper,
+  ],
 })
 export class UpdatesWorkerModule {}

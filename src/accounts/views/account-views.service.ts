@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
-import { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
-import { REDIS, redisKey } from '../../common/redis/redis.module';
-import { TrendingCounter, TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
+import { REDIS } from '../../common/redis/redis.module';
+import { TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
 import { UpdateProgressService } from '../updates/update-progress.service';
+import { ViewTrends } from './view-trends';
 
 /**
  * Profile views: `account.getViewStats`, the `account-view-tick` event and `account.getTrending`. A viewer is
@@ -13,15 +12,11 @@ import { UpdateProgressService } from '../updates/update-progress.service';
  */
 @Injectable()
 export class AccountViewsService {
-  private readonly counter: TrendingCounter;
-
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(APP_CONFIG) config: AppConfig,
     private readonly progress: UpdateProgressService,
-  ) {
-    this.counter = new TrendingCounter(redis, redisKey(config, 'views'));
-  }
+    private readonly counter: ViewTrends,
+  ) {}
 
   static visitor(visitorId: string | undefined, ip: string, userAgent: string | undefined): string {
     if (visitorId && /^[A-Za-z0-9._:-]{1,64}$/.test(visitorId)) return `v:${visitorId}`;

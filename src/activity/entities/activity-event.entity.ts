@@ -15,6 +15,9 @@ export interface ActivityEventData {
 @Entity('activity_events')
 @Index('ix_activity_events_feed', ['occurredAt', 'id'])
 @Index('ix_activity_events_account_feed', ['accountId', 'occurredAt', 'id'])
+// The global feed filtered by type: one newest-first range per requested type (rare types are not dug out of the
+// whole feed).
+@Index('ix_activity_events_type_feed', ['eventType', 'occurredAt', 'id'])
 export class ActivityEventEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint' })
   id: string;

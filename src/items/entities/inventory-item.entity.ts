@@ -6,7 +6,9 @@ export type ItemKind = (typeof ITEM_KINDS)[number];
 
 /** One kind of community item (a class id) in an account's inventory, with how many copies it holds. */
 @Entity('inventory_items')
-@Index('ix_inventory_items_class_id', ['classId', 'amount'])
+// The owners of a class by copies held, and among equal amounts by account: item.findOwners walks it a level (one
+// amount) at a time, so a page never sorts a large group of owners holding the same amount.
+@Index('ix_inventory_items_class_id', ['classId', 'amount', 'accountId'])
 @Index('ix_inventory_items_app_kind', ['appId', 'kind', 'classId'])
 export class InventoryItemEntity extends AccountOwnedEntity {
   /** The platform's item class id; 64-bit, kept as a decimal string. */

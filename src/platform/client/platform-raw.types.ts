@@ -1,6 +1,6 @@
 /**
- * Raw wire shapes of the platform's public Web API and community endpoints, exactly as listed in
- * /work/shared/spec/platform-api.md. The simulator builds these objects; the client parses them.
+ * Raw wire shapes of the platform's public Web API and community endpoints, exactly as the platform sends them.
+ * The simulator builds these objects; the client parses them.
  */
 
 export interface RawResolveVanityResponse {

@@ -1,6 +1,5 @@
 /**
- * Wire (raw) and domain (camelCase) shapes of the platform's public Web API, as listed in
- * /work/shared/spec/platform-api.md. The simulator builds Raw* objects and the client maps them to the camelCase
+ * Wire (raw) and domain (camelCase) shapes of the platform's public Web API and community pages. The simulator builds Raw* objects and the client maps them to the camelCase
  * types, so these two files pin the contract for both sides.
  */
 

@@ -1,0 +1,138 @@
+import { Inject, Injectable } from '@nestjs/common';
+import Redis from 'ioredis';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { REDIS, redisKey } from '../../common/redis/redis.module';
+import { TrendingCounter, TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
+import { DerivedState, DerivedStateKeeper } from '../../derived/derived-state';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** As the TrendingCounter's buckets: they outlive the longest window (30 days) by a margin. */
+const RETENTION_SECONDS = 32 * 86_400;
+
+/** The buckets of a window: its unit, how many, and the step between them. */
+const WINDOWS: Record<TrendingWindow, { unit: 'h' | 'd'; count: number; step: number }> = {
+  '24h': { unit: 'h', count: 24, step: HOUR_MS },
+  '7d': { unit: 'd', count: 7, step: DAY_MS },
+  '30d': { unit: 'd', count: 30, step: DAY_MS },
+};
+
+/**
+ * TrendingCounter's hit (same keys, same buckets), plus: when the visitor is new to a bucket, the rolling rankings
+ * that cover that bucket and exist are raised too (KEYS[9..]: for the hour bucket, then for the day bucket, one
+ * "exists" flag per key in ARGV[4..]).
+ */
+const RECORD_HIT = `
+local fresh = {}
+for i = 0, 1 do
+  local base = i * 4
+  redis.call('INCR', KEYS[base + 1]); redis.call('EXPIRE', KEYS[base + 1], ARGV[3])
+  fresh[i] = redis.call('PFADD', KEYS[base + 2], ARGV[2]); redis.call('EXPIRE', KEYS[base + 2], ARGV[3])
+  redis.call('ZINCRBY', KEYS[base + 3], 1, ARGV[1]); redis.call('EXPIRE', KEYS[base + 3], ARGV[3])
+  if fresh[i] == 1 then redis.call('ZINCRBY', KEYS[base + 4], 1, ARGV[1]) end
+  redis.call('EXPIRE', KEYS[base + 4], ARGV[3])
+end
+local hourly = tonumber(ARGV[4])
+for k = 9, #KEYS do
+  local bucket = (k - 9 < hourly) and 0 or 1
+  if fresh[bucket] == 1 and redis.call('EXISTS', KEYS[k]) == 1 then redis.call('ZINCRBY', KEYS[k], 1, ARGV[1]) end
+end
+return 1`;
+
+/** Builds a window's rolling ranking from its buckets unless it exists (KEYS[1] the ranking, the rest its buckets). */
+const BUILD_ROLLING = `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('ZUNIONSTORE', KEYS[1], #KEYS - 1, unpack(KEYS, 2))
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return 1`;
+
+/**
+ * Profile views for `account.getTrending`, ranked without a union of the window's buckets per request.
+ *
+ * The ranking of a window is the sum of each bucket's distinct visitors per profile (TrendingCounter's "rank-unique"
+ * sets). Instead of summing 7 or 30 bucket sets on every request (a union that grows with the viewed profiles), a
+ * *rolling* set per window and current bucket holds that sum: built once from the buckets by the first reader in a
+ * new hour (24h) or day (7d, 30d), then raised by every hit that is new to a bucket it covers, atomically with the
+ * hit. So it always equals the union a request would have computed. A request reads its top `limit` members and
+ * their exact counts: O(limit · buckets), not O(viewed profiles).
+ *
+ * A hit raises the ranking of its own bucket and of the next (a process whose clock runs slightly ahead may already
+ * have built it). Rolling sets expire with their window's next bucket but one; `rebuild` drops them (a seed writes
+ * hits without them) and the next read builds them again.
+ */
+@Injectable()
+@DerivedState('view-trends')
+export class ViewTrends implements DerivedStateKeeper {
+  private readonly namespace: string;
+  readonly counter: TrendingCounter;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.namespace = redisKey(config, 'views');
+    this.counter = new TrendingCounter(redis, this.namespace);
+  }
+
+  async hit(member: string, visitor: string, at = new Date()): Promise<void> {
+    const keys = [this.bucket('h', at), this.bucket('d', at)].flatMap((bucket) => [
+      this.key('total', bucket, member),
+      this.key('visitors', bucket, member),
+      this.key('rank-total', bucket),
+      this.key('rank-unique', bucket),
+    ]);
+    const next = (window: TrendingWindow) => new Date(at.getTime() + WINDOWS[window].step);
+    const rollings = [
+      this.rolling('24h', at),
+      this.rolling('24h', next('24h')),
+      ...(['7d', '30d'] as const).flatMap((window) => [this.rolling(window, at), this.rolling(window, next(window))]),
+    ];
+    await this.redis.eval(RECORD_HIT, keys.length + rollings.length, ...keys, ...rollings, member, visitor, RETENTION_SECONDS, 2);
+  }
+
+  counts(member: string, window: TrendingWindow): Promise<TrendingCounts> {
+    return this.counter.counts(member, window);
+  }
+
+  /** The `limit` members with the most distinct visitors (summed per bucket), with their exact counts. */
+  async top(window: TrendingWindow, limit: number, now = new Date()): Promise<({ member: string } & TrendingCounts)[]> {
+    const rolling = this.rolling(window, now);
+    const { count, step, unit } = WINDOWS[window];
+    const buckets = Array.from({ length: count }, (_, i) => this.key('rank-unique', this.bucket(unit, new Date(now.getTime() - i * step))));
+    // Kept until the window's bucket after next starts: long enough for late hits, short enough to cost little.
+    const ttl = 3 * step;
+    const [, [, members]] = (await this.redis
+      .multi()
+      .eval(BUILD_ROLLING, 1 + buckets.length, rolling, ...buckets, ttl)
+      .zrevrange(rolling, 0, limit - 1)
+      .exec()) as [unknown, [null, string[]]];
+    const counted = await Promise.all(members.map(async (member) => ({ member, ...(await this.counter.counts(member, window, now)) })));
+    return counted.sort((a, b) => b.unique - a.unique || b.total - a.total || a.member.localeCompare(b.member));
+  }
+
+  /** Drops every rolling ranking; each is built again from the buckets by its next read. */
+  async rebuild(): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.key('rolling', '*'), 'COUNT', 1000);
+      if (keys.length) await this.redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
+  /** The rolling ranking of a window ending in the bucket of `at`. */
+  private rolling(window: TrendingWindow, at: Date): string {
+    return this.key('rolling', window, this.bucket(WINDOWS[window].unit, at));
+  }
+
+  // Bucket and key names exactly as TrendingCounter writes them (its hit and counts read the same keys).
+  private bucket(unit: 'h' | 'd', at: Date): string {
+    return `${unit}${at.toISOString().slice(0, unit === 'h' ? 13 : 10)}`;
+  }
+
+  private key(...parts: (string | number)[]): string {
+    return [this.namespace, ...parts].join(':');
+  }
+}

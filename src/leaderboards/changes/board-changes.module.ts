@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { BoardChanges } from './board-changes.service';
+import { ChangeSnapshots } from './change-snapshots.service';
+
+/**
+ * The movers of leaderboard.getChanges, kept in Redis: placed by the update writer, rebuilt from PostgreSQL. The
+ * worker also runs ChangeSweeper (UpdatesWorkerModule) to slide the windows; the API reads them through
+ * ChangesService and ChangeSnapshots.
+ */
+@Module({ providers: [BoardChanges, ChangeSnapshots], exports: [BoardChanges, ChangeSnapshots] })
+export class BoardChangesModule {}

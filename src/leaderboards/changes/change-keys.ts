@@ -1,0 +1,105 @@
+import { AppConfig } from '../../config/app-config';
+import { redisKey } from '../../common/redis/redis.module';
+import { COLUMN_BOARDS, SNAPSHOT_COUNTERS } from '../account-boards';
+import { CHANGE_WINDOWS } from '../dto/changes.dto';
+
+export type ChangeWindow = (typeof CHANGE_WINDOWS)[number];
+
+export const WINDOW_DAYS: Record<ChangeWindow, number> = { '24h': 1, '7d': 7, '30d': 30, '90d': 90, '1y': 365 };
+
+/** The longest window: runs older than this never decide anything. */
+export const MAX_WINDOW_DAYS = Math.max(...Object.values(WINDOW_DAYS));
+
+/**
+ * The account columns whose moves are tracked, each with the counter an update records before and after itself.
+ * Boards scored by the same column (playtime, valid_playtime) share one set of state.
+ */
+export const CHANGE_COLUMNS: { column: string; counter: string }[] = [
+  ...new Map(
+    Object.entries(SNAPSHOT_COUNTERS).map(([board, counter]) => {
+      const column = COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!;
+      return [column, { column, counter: counter! }];
+    }),
+  ).values(),
+].sort((a, b) => a.column.localeCompare(b.column));
+
+/**
+ * The sorted sets of one (window, column); members are `memberOf(accountId)` like the rank engine's, so equal
+ * scores read in reverse order put the lower account id first.
+ * - `up` / `down`: visible movers whose score rose / fell, scored by the size of the change (the listing by score);
+ * - `cur` / `old`: movers whose score changed, scored by their current / window-start score when positive (what
+ *   an old rank needs to know about the movers, see change-ranks.ts).
+ */
+export const SET_KINDS = ['up', 'down', 'cur', 'old'] as const;
+export type SetKind = (typeof SET_KINDS)[number];
+
+/** Where the changes' state lives in Redis: everything of one build under a version, like the rank engine's. */
+export class ChangeKeys {
+  constructor(private readonly config: Pick<AppConfig, 'redisPrefix'>) {}
+
+  private key(...parts: (string | number)[]): string {
+    return redisKey(this.config, 'changes', ...parts);
+  }
+
+  get version(): string {
+    return this.key('version');
+  }
+
+  get sequence(): string {
+    return this.key('sequence');
+  }
+
+  get lock(): string {
+    return this.key('lock');
+  }
+
+  get sweepLock(): string {
+    return this.key('sweep-lock');
+  }
+
+  /** When the sweeper last caught up (PostgreSQL time, ms): window edges before it are applied. */
+  swept(version: string): string {
+    return this.key(`v${version}`, 'swept');
+  }
+
+  /** The time of the snapshot an account's placement was computed from; older placements are not applied. */
+  stamp(version: string, accountId: number): string {
+    return this.key(`v${version}`, 'stamp', accountId);
+  }
+
+  /** Every mover of a window (a completed update in it that was not its first), scored by its latest update (ms). */
+  movers(version: string, window: ChangeWindow): string {
+    return this.key(`v${version}`, 'm', window);
+  }
+
+  set(version: string, window: ChangeWindow, column: string, kind: SetKind): string {
+    return this.key(`v${version}`, 's', window, column, kind);
+  }
+
+  /** A materialised list of one (column, window), see ChangeSnapshots. */
+  snapshot(version: string, column: string, window: ChangeWindow, name: string): string {
+    return this.key(`v${version}`, 'snap', column, window, name);
+  }
+
+  snapshotLock(version: string, column: string, window: ChangeWindow): string {
+    return this.key(`v${version}`, 'snap-lock', column, window);
+  }
+
+  /** The keys a placement writes, in the order the placement script reads them. */
+  placementKeys(version: string): string[] {
+    return CHANGE_WINDOWS.flatMap((window) => [
+      this.movers(version, window),
+      ...CHANGE_COLUMNS.flatMap(({ column }) => SET_KINDS.map((kind) => this.set(version, window, column, kind))),
+    ]);
+  }
+
+  /** Every key of every build (`v<digits>:…`; not `version` itself). */
+  get everyVersion(): string {
+    return this.key('v[0-9]*');
+  }
+
+  versionOf(key: string): string | null {
+    const match = /:changes:v(\d+):/.exec(key);
+    return match ? match[1] : null;
+  }
+}

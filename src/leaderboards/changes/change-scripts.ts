@@ -1,0 +1,98 @@
+/**
+ * The Lua of the changes' state. Each script runs atomically, so a placement is never seen half-written and the
+ * counts behind one rank are read from one state.
+ */
+
+/**
+ * `beats(key, score, member)`: how many entries of a sorted set rank ahead of (score, member) in a board's order —
+ * a higher score, or an equal score and a lower account id. Members encode the account id so that equal scores
+ * read in reverse order put the lower id first (memberOf): among the tied block, the entries ahead are those whose
+ * member sorts after `member`, found by binary search over the block's positions (O(log² N)).
+ */
+const BEATS = `
+local function beats(key, score, member)
+  local above = redis.call('ZCOUNT', key, '(' .. score, '+inf')
+  local tied = redis.call('ZCOUNT', key, score, score)
+  local lo, hi = 0, tied
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    local at = redis.call('ZREVRANGE', key, above + mid, above + mid)[1]
+    if at > member then lo = mid + 1 else hi = mid end
+  end
+  return above + lo
+end
+`;
+
+/**
+ * Replaces one account's entries in every window (KEYS: the stamp key, then per window its movers set and per column
+ * the up, down, cur and old sets, as ChangeKeys.placementKeys lists them). ARGV: member, stamp, visible (1/0),
+ * windows, columns, then per window: mover (1/0), latest (ms), and per column: current score, window-start score.
+ * A placement read from an older snapshot than the one last applied is dropped (returns 0): two placements of one
+ * account (the writer's and the sweeper's) may finish in either order.
+ */
+export const PLACE = `
+local member, stamp, visible = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'
+local last = redis.call('GET', KEYS[1])
+if last and tonumber(last) > stamp then return 0 end
+redis.call('SET', KEYS[1], stamp, 'PX', 600000)
+local windows, columns = tonumber(ARGV[4]), tonumber(ARGV[5])
+local k, a = 2, 6
+for w = 1, windows do
+  local mover = ARGV[a] == '1'
+  if mover then redis.call('ZADD', KEYS[k], ARGV[a + 1], member) else redis.call('ZREM', KEYS[k], member) end
+  k, a = k + 1, a + 2
+  for c = 1, columns do
+    local up, down, cur, old = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
+    local now, before = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+    redis.call('ZREM', up, member); redis.call('ZREM', down, member)
+    redis.call('ZREM', cur, member); redis.call('ZREM', old, member)
+    if mover and now ~= before then
+      if visible then
+        if now > before then redis.call('ZADD', up, now - before, member) else redis.call('ZADD', down, before - now, member) end
+      end
+      if now > 0 then redis.call('ZADD', cur, now, member) end
+      if before > 0 then redis.call('ZADD', old, before, member) end
+    end
+    k, a = k + 4, a + 2
+  end
+end
+return 1`;
+
+/**
+ * A page of a maintained listing, ranked at both ends (KEYS: the up or down set, the engine's board, the window's
+ * cur, old and movers sets; ARGV: offset, limit). Returns per row: member, new rank, old rank, current score,
+ * window-start score, latest update (ms) — all read in one atomic step.
+ *
+ * The old board is the current one with every mover put back at its window-start score. Movers whose score did
+ * not change sit where they sit now, so only the changed ones (the cur and old sets) differ:
+ *   old rank = 1 + (accounts now ahead of the old score) − (changed movers now ahead of it)
+ *                + (changed movers whose old score was ahead of it).
+ * Scores of 0 are in no set and share the board's last rank (the rank engine's rule), on either end.
+ */
+export const LIVE_PAGE = `${BEATS}
+local list, board, cur, old, movers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local offset = tonumber(ARGV[1])
+local members = redis.call('ZREVRANGE', list, offset, offset + tonumber(ARGV[2]) - 1)
+local out = {}
+for _, m in ipairs(members) do
+  local now = tonumber(redis.call('ZSCORE', cur, m) or '0')
+  local before = tonumber(redis.call('ZSCORE', old, m) or '0')
+  local newRank
+  if now > 0 then newRank = beats(board, now, m) + 1 else newRank = redis.call('ZCARD', board) + 1 end
+  local oldRank
+  if before > 0 then
+    oldRank = 1 + beats(board, before, m) - beats(cur, before, m) + beats(old, before, m)
+  else
+    oldRank = 1 + redis.call('ZCARD', board) - redis.call('ZCARD', cur) + redis.call('ZCARD', old)
+  end
+  out[#out + 1] = m; out[#out + 1] = newRank; out[#out + 1] = oldRank
+  out[#out + 1] = tostring(now); out[#out + 1] = tostring(before)
+  out[#out + 1] = redis.call('ZSCORE', movers, m) or '0'
+end
+return out`;
+
+/** For each (score, member) pair of ARGV, how many entries of KEYS[1] rank ahead of it (see BEATS). */
+export const BEATS_MANY = `${BEATS}
+local out = {}
+for i = 1, #ARGV, 2 do out[#out + 1] = beats(KEYS[1], ARGV[i], ARGV[i + 1]) end
+return out`;
