@@ -10,6 +10,7 @@ import { AppEntity } from '../apps/entities/app.entity';
 import { AppOwnerCountEntity } from '../apps/entities/app-owner-count.entity';
 import { AppCardClassEntity } from '../badges/entities/app-card-class.entity';
 import { BadgeHolderStatsEntity } from '../badges/entities/badge-holder-stats.entity';
+import { BadgeTagEditEntity } from '../badges/entities/badge-tag-edit.entity';
 import { BadgeTagEntity } from '../badges/entities/badge-tag.entity';
 import { BadgeEntity } from '../badges/entities/badge.entity';
 import { TagEntity } from '../badges/entities/tag.entity';
@@ -47,6 +48,7 @@ export const ENTITIES = [
   DonationEntity,
   TagEntity,
   BadgeTagEntity,
+  BadgeTagEditEntity,
   PlatformTotalsEntity,
   BadgeHolderStatsEntity,
   AppCardClassEntity,

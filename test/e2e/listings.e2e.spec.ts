@@ -133,6 +133,20 @@ describe('badge.listCrafters and app.listOwners', () => {
     expect(unknown.body.errors[0]).toMatchObject({ location: 'body.colors', value: 'col_nope' });
     const listed = await ctx.http().post('/v1/badge.listTags').set(auth()).expect(200);
     expect(listed.body.designTags.map((t: { name: string }) => t.name)).toEqual(['Pixel Art']);
+
+    // Two editors from the same version at once: exactly one wins, the other is told to read again.
+    const racers = await Promise.all([
+      tags('setTags', { expectedTagsVersion: '2', colors: ['col_red'] }),
+      tags('setTags', { expectedTagsVersion: '2', colors: [] }),
+    ]);
+    expect(racers.map((r) => r.status).sort()).toEqual([200, 409]);
+    const edits = await ctx.dataSource.query(
+      'SELECT tags_version, editor_account_id, colors, designs FROM badge_tag_edits WHERE badge_id = $1 ORDER BY tags_version',
+      [id],
+    );
+    expect(edits.map((e: { tags_version: number }) => e.tags_version)).toEqual([1, 2, 3]);
+    expect(edits[0]).toMatchObject({ editor_account_id: 1, colors: ['col_red'] });
+    expect(edits[1].colors).toEqual([]);
   });
 
   it('should answer 422 for a malformed badge id or cursor and 404 for an unknown badge', async () => {

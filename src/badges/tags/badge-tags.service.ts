@@ -11,6 +11,7 @@ import {
   TagChoice,
   V1BadgeListTagsResponseBody,
 } from '../dto/tags.dto';
+import { BadgeTagEditEntity } from '../entities/badge-tag-edit.entity';
 import { TagEntity, TagKind } from '../entities/tag.entity';
 
 /** Roles that may edit badge tags. */
@@ -18,7 +19,11 @@ const EDITORS = ['badge_scout', 'staff', 'owner'];
 
 type TagSets = Record<'colors' | 'designs' | 'metadata', BadgeTag[]>;
 
-/** The tag catalogue and the tags of each badge, edited with optimistic concurrency (`tagsVersion`). */
+/**
+ * The tag catalogue and the tags of each badge, edited with optimistic concurrency (`tagsVersion`: the badge row is
+ * locked and its version compared, so of two edits from the same version exactly one wins). Every accepted edit is
+ * kept in `badge_tag_edits` with its editor and time.
+ */
 @Injectable()
 export class BadgeTagsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -57,14 +62,23 @@ export class BadgeTagsService {
       if (String(badge.tags_version) !== request.expectedTagsVersion) {
         throw new ProblemException(409, `The tags changed since version ${request.expectedTagsVersion}; read them again.`);
       }
-      if (request.colors) await this.replace(manager, badge.id, 'color', await this.colors(manager, request.colors));
-      if (request.designs)
-        await this.replace(manager, badge.id, 'design', await this.choose(manager, 'design', request.designs, 'designs'));
-      if (request.metadata)
-        await this.replace(manager, badge.id, 'metadata', await this.choose(manager, 'metadata', request.metadata, 'metadata'));
+      const colors = request.colors ? await this.colors(manager, request.colors) : null;
+      const designs = request.designs ? await this.choose(manager, 'design', request.designs, 'designs') : null;
+      const metadata = request.metadata ? await this.choose(manager, 'metadata', request.metadata, 'metadata') : null;
+      if (colors) await this.replace(manager, badge.id, 'color', colors);
+      if (designs) await this.replace(manager, badge.id, 'design', designs);
+      if (metadata) await this.replace(manager, badge.id, 'metadata', metadata);
       const [{ tags_version: version }] = (
         await manager.query('UPDATE badges SET tags_version = tags_version + 1 WHERE id = $1 RETURNING tags_version', [badge.id])
       )[0];
+      await manager.insert(BadgeTagEditEntity, {
+        badgeId: badge.id,
+        tagsVersion: version,
+        editorAccountId: callerAccountId,
+        colors,
+        designs,
+        metadata,
+      });
       return { ...(await this.sets(manager, badge.id)), tagsVersion: String(version), closedReview: false };
     });
   }

@@ -24,7 +24,18 @@ export interface Activity {
   playRatePerMille: number;
 }
 
+/** The last answer: inventories ask for the same account's activity once per asset, hundreds of times in a row. */
+let last: { seed: number; accountId: number; activity: Activity } | null = null;
+
+/** An account's activity profile: a pure function of (seed, account). */
 export function activityOf(seed: number, accountId: number): Activity {
+  if (last?.seed === seed && last.accountId === accountId) return last.activity;
+  const activity = computeActivity(seed, accountId);
+  last = { seed, accountId, activity };
+  return activity;
+}
+
+function computeActivity(seed: number, accountId: number): Activity {
   const h = (k: number): number => hash(seed, Salt.activity, accountId, k);
   const crafter = h(1) % 100 < 45;
   const craftPeriod = crafter ? logUniformInt(h(2), 1_500, 80_000) : 0;
