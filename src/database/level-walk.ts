@@ -19,23 +19,23 @@ export function levelWalkSql(spec: { table: string; group: string; groupType: st
     `(SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${group} = ${grp} AND ${value} = ${at} AND account_id > ${after} LIMIT ${cap}) x)`;
   return `
     WITH RECURSIVE levels(grp, value, after, before, size) AS (
-        SELECT g.grp, f.value, f.after, 0::bigint, ${level('g.grp', 'f.value', 'f.after', '$2 + $3')}
+        SELECT g.grp, f.value, f.after, 0::bigint, ${level('g.grp', 'f.value', 'f.after', '$2::int + $3::int')}
           FROM unnest($1::${spec.groupType}[]) AS g(grp)
          CROSS JOIN LATERAL (
            SELECT COALESCE($4::int, (SELECT max(${value}) FROM ${table} WHERE ${group} = g.grp)) AS value,
                   CASE WHEN $4::int IS NULL THEN -1 ELSE $5::int END AS after) f
          WHERE f.value IS NOT NULL
       UNION ALL
-        SELECT l.grp, n.value, -1, l.before + l.size, ${level('l.grp', 'n.value', '-1', '$2 + $3')}
+        SELECT l.grp, n.value, -1, l.before + l.size, ${level('l.grp', 'n.value', '-1', '$2::int + $3::int')}
           FROM levels l
          CROSS JOIN LATERAL (SELECT max(${value}) AS value FROM ${table} WHERE ${group} = l.grp AND ${value} < l.value) n
-         WHERE l.before + l.size < $2 + $3 AND n.value IS NOT NULL)
+         WHERE l.before + l.size < $2::int + $3::int AND n.value IS NOT NULL)
     SELECT l.grp, l.value, r.account_id${spec.columns.map((column) => `, r.${column}`).join('')}
       FROM levels l
      CROSS JOIN LATERAL (
        SELECT account_id${spec.columns.map((column) => `, ${column}`).join('')} FROM ${table}
         WHERE ${group} = l.grp AND ${value} = l.value AND account_id > l.after
-        ORDER BY account_id OFFSET GREATEST($2 - l.before, 0) LIMIT $3) r
-     WHERE l.before + l.size > $2
+        ORDER BY account_id OFFSET GREATEST($2::int - l.before, 0) LIMIT $3::int) r
+     WHERE l.before + l.size > $2::int
      ORDER BY l.grp, l.value DESC, r.account_id`;
 }

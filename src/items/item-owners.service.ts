@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { levelWalkSql } from '../database/level-walk';
-import { FriendGraphService, Reach } from '../accounts/friend-graph.service';
+import { FriendGraphService } from '../accounts/friend-graph.service';
 import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
 import { Principal } from '../auth/principal';
 import { FindOwnersRequestBody, FindOwnersResponseBody, Owner } from './dto/find-owners.dto';
+import { ownerPaths } from './owner-paths';
 
 interface OwnerRow {
   grp: string;
@@ -24,8 +25,9 @@ const OWNERS_PAGE = levelWalkSql({
 });
 
 /**
- * `item.findOwners`: who holds given cards or booster packs, most copies first. For a signed-in caller one
- * search of the friend graph (up to `maxDepth`) gives every owner's friend path.
+ * `item.findOwners`: who holds given cards or booster packs, most copies first (a level walk of
+ * ix_inventory_items_class_id), with the maintained owner counts (item_class_owners). For a signed-in caller, a
+ * search of the friend graph from both ends (ownerPaths) gives each listed owner's friend path within `maxDepth`.
  */
 @Injectable()
 export class ItemOwnersService {
@@ -43,10 +45,11 @@ export class ItemOwnersService {
       this.totals(classIds),
     ]);
     const rows = firstOfEachGroup(walked, perItem);
-    const reach = caller ? await this.graph.reach(caller.accountId, request.maxDepth ?? 4) : null;
-    const paths = new Map<number, number[]>();
-    for (const row of rows)
-      if (reach?.distance.has(row.account_id)) paths.set(row.account_id, FriendGraphService.paths(reach as Reach, row.account_id, 1)[0]);
+    const owners = [...new Set(rows.map((row) => row.account_id))];
+    const paths =
+      caller && owners.length
+        ? await ownerPaths(this.dataSource, this.graph, caller.accountId, owners, request.maxDepth ?? 4)
+        : new Map<number, number[]>();
     const cards = await this.accounts.byIds([...new Set([...rows.map((row) => row.account_id), ...[...paths.values()].flat()])]);
     return {
       items: classIds.map((classId) => ({

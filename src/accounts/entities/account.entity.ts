@@ -9,6 +9,8 @@ import { AccountPrivacy, LastQueueStatus } from '../account.enums';
 // The best refreshed account at a level and at an app count (ValueLeaders, leaderboard.getBucketLeaders).
 @Index('ix_accounts_level_xp', ['level', 'xp', 'accountId'], { where: 'updated_at IS NOT NULL' })
 @Index('ix_accounts_apps', ['apps', 'accountId'], { where: 'updated_at IS NOT NULL' })
+// Accounts refreshed since a moment: what a rank build places again once it is done (src/ranks).
+@Index('ix_accounts_updated_at', ['updatedAt'], { where: 'updated_at IS NOT NULL' })
 export class AccountEntity {
   @PrimaryColumn('integer')
   accountId: number;
