@@ -6,17 +6,17 @@ import { ActivityRecorder } from '../../activity/activity-recorder';
 import { AppOwnerCounts } from '../../apps/owners/app-owner-counts.service';
 import { AppCardClasses, CardClass } from '../../badges/holders/app-card-classes.service';
 import { BadgeHolderStats } from '../../badges/holders/badge-holder-stats.service';
-import { Holding, HoldingsDiff, diffHoldings, uniqueHoldings } from '../../badges/holders/holdings-diff';
+import { Holding, HoldingsDiff, diffHoldings } from '../../badges/holders/holdings-diff';
 import { ItemClassOwners } from '../../items/owners/item-class-owners.service';
 import { BoardChanges } from '../../leaderboards/changes/board-changes.service';
 import { ValueLeaders } from '../../leaderboards/value-leaders/value-leaders.service';
 import { PlatformTotals, TotalsDelta } from '../../stats/totals/platform-totals.service';
 import { JsonLogger } from '../../common/logging/json-logger';
-import { accountIdOf } from '../account.enums';
 import { AccountEntity } from '../entities/account.entity';
 import { AccountUpdateEntity, CounterSnapshot, UpdateStepRecord } from '../entities/account-update.entity';
 import { PlatformSnapshot } from './platform-snapshot';
-import { counterSnapshot, itemKindOf, profileFields, statsDeltas } from './profile-fields';
+import { counterSnapshot, profileFields, statsDeltas } from './profile-fields';
+import { appRows, badgeDefinitions, catalogueApps, foldInventory, friendRows, groupRows, heldBadges, inventoryRow } from './snapshot-rows';
 
 export interface WriteResult {
   before: CounterSnapshot;
@@ -28,10 +28,6 @@ export interface WriteResult {
   nextAllowedTime: Date;
   /** What the update added to the platform totals, exactly as committed (the stats deltas to publish). */
   deltas: TotalsDelta;
-}
-
-function badgeKey(badge: { appId?: number; borderColor?: number; badgeId: number }): string {
-  return badge.appId !== undefined ? `app:${badge.appId}:${badge.borderColor === 1 ? 'foil' : 'normal'}` : `special:${badge.badgeId}`;
 }
 
 /** The rows a `DELETE … RETURNING` removed (TypeORM answers such a statement with `[rows, affectedCount]`). */
@@ -76,14 +72,7 @@ export class AccountWriter {
       const previous = await manager.findOneOrFail(AccountEntity, { where: { accountId }, lock: { mode: 'pessimistic_write' } });
       const now = new Date();
       const heldBefore = await this.heldBadges(manager, accountId);
-      const held = uniqueHoldings(
-        snapshot.badges.badges.map((b) => ({
-          badgeId: badgeIds.get(badgeKey(b))!,
-          level: b.level,
-          xp: b.xp,
-          completionTime: new Date(b.completionTime * 1000),
-        })),
-      );
+      const held = heldBadges(snapshot.badges.badges, badgeIds);
       const badges = diffHoldings(heldBefore, held);
       await this.applyBadges(manager, accountId, badges);
       const apps = await this.replaceApps(manager, accountId, snapshot);
@@ -135,15 +124,7 @@ export class AccountWriter {
   }
 
   private async upsertApps(snapshot: PlatformSnapshot): Promise<void> {
-    const apps = new Map<number, { name: string; icon: string }>();
-    const note = (appId: number, name = '', icon = '') => {
-      const known = apps.get(appId);
-      if (!known || (!known.name && name)) apps.set(appId, { name, icon });
-    };
-    for (const badge of snapshot.badges.badges) if (badge.appId !== undefined) note(badge.appId);
-    if (snapshot.games.visibility === 'public') for (const game of snapshot.games.games) note(game.appId, game.name, game.imgIconUrl);
-    if (snapshot.inventory.visibility === 'public')
-      for (const item of snapshot.inventory.items) if (item.marketFeeApp) note(item.marketFeeApp);
+    const apps = catalogueApps(snapshot);
     if (!apps.size) return;
     const ids = [...apps.keys()].sort((a, b) => a - b);
     await this.dataSource.query(
@@ -159,20 +140,19 @@ export class AccountWriter {
 
   /** Creates unseen badge definitions and refreshes the platform's scarcity; returns badge key → id. */
   private async upsertBadgeDefinitions(snapshot: PlatformSnapshot): Promise<Map<string, number>> {
-    const byKey = new Map(snapshot.badges.badges.map((badge) => [badgeKey(badge), badge]));
-    if (!byKey.size) return new Map();
-    const keys = [...byKey.keys()].sort();
-    const badges = keys.map((key) => byKey.get(key)!);
+    const definitions = badgeDefinitions(snapshot);
+    if (!definitions.length) return new Map();
+    const keys = definitions.map((d) => d.key);
     await this.dataSource.query(
       `INSERT INTO badges (badge_key, app_id, platform_badge_id, is_foil, scarcity)
        SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::bool[], $5::bigint[])
        ON CONFLICT (badge_key) DO UPDATE SET scarcity = EXCLUDED.scarcity WHERE badges.scarcity <> EXCLUDED.scarcity`,
       [
         keys,
-        badges.map((b) => b.appId ?? null),
-        badges.map((b) => b.badgeId),
-        badges.map((b) => b.borderColor === 1),
-        badges.map((b) => b.scarcity),
+        definitions.map((d) => d.appId),
+        definitions.map((d) => d.platformBadgeId),
+        definitions.map((d) => d.isFoil),
+        definitions.map((d) => d.scarcity),
       ],
     );
     const rows: { id: number; badge_key: string }[] = await this.dataSource.query(
@@ -225,7 +205,7 @@ export class AccountWriter {
     snapshot: PlatformSnapshot,
   ): Promise<{ playtime: number; before: number[]; after: number[] } | null> {
     if (snapshot.games.visibility === 'private') return null;
-    const games = snapshot.games.games;
+    const games = appRows(snapshot.games.games);
     const removed = await deleteReturning<{ app_id: number; playtime: number }>(
       manager,
       'DELETE FROM account_apps WHERE account_id = $1 RETURNING app_id, playtime',
@@ -240,9 +220,9 @@ export class AccountWriter {
       [
         accountId,
         games.map((g) => g.appId),
-        games.map((g) => g.playtimeForever),
-        games.map((g) => g.playtime2Weeks ?? 0),
-        games.map((g) => (g.rtimeLastPlayed ? new Date(g.rtimeLastPlayed * 1000) : null)),
+        games.map((g) => g.playtime),
+        games.map((g) => g.playtime2Weeks),
+        games.map((g) => g.lastPlayed),
       ],
     );
     const playtime = inserted.reduce((sum, row) => sum + row.playtime, 0) - playtimeBefore;
@@ -251,25 +231,24 @@ export class AccountWriter {
 
   private async replaceFriends(manager: EntityManager, accountId: number, snapshot: PlatformSnapshot): Promise<void> {
     if (snapshot.friends.visibility === 'private') return;
-    const friends = snapshot.friends.friends
-      .map((f) => ({ id: accountIdOf(f.steamId), since: f.friendSince ? new Date(f.friendSince * 1000) : null }))
-      .filter((f): f is { id: number; since: Date | null } => f.id !== null);
+    const friends = friendRows(snapshot.friends.friends);
     await manager.query('DELETE FROM account_friends WHERE account_id = $1', [accountId]);
     if (!friends.length) return;
     await manager.query(
       `INSERT INTO account_friends (account_id, friend_account_id, friend_since)
        SELECT $1, * FROM unnest($2::int[], $3::timestamptz[]) ON CONFLICT DO NOTHING`,
-      [accountId, friends.map((f) => f.id), friends.map((f) => f.since)],
+      [accountId, friends.map((f) => f.friendAccountId), friends.map((f) => f.friendSince)],
     );
   }
 
   private async replaceGroups(manager: EntityManager, accountId: number, snapshot: PlatformSnapshot): Promise<void> {
     if (snapshot.groups.visibility === 'private') return;
     await manager.query('DELETE FROM account_groups WHERE account_id = $1', [accountId]);
-    if (!snapshot.groups.groups.length) return;
+    const groups = groupRows(snapshot.groups.groups);
+    if (!groups.length) return;
     await manager.query('INSERT INTO account_groups (account_id, group_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [
       accountId,
-      snapshot.groups.groups,
+      groups,
     ]);
   }
 
@@ -283,12 +262,7 @@ export class AccountWriter {
     snapshot: PlatformSnapshot,
   ): Promise<{ before: CardClass[]; after: CardClass[]; classesBefore: string[]; classesAfter: string[] } | null> {
     if (snapshot.inventory.visibility === 'private') return null;
-    const byClass = new Map<string, { item: (typeof snapshot.inventory.items)[number]; amount: number }>();
-    for (const item of snapshot.inventory.items) {
-      const entry = byClass.get(item.classId);
-      if (entry) entry.amount += item.amount;
-      else byClass.set(item.classId, { item, amount: item.amount });
-    }
+    const folded = foldInventory(snapshot.inventory.items);
     const removed = await deleteReturning<{ class_id: string; app_id: number | null; kind: string }>(
       manager,
       'DELETE FROM inventory_items WHERE account_id = $1 RETURNING class_id, app_id, kind',
@@ -297,24 +271,22 @@ export class AccountWriter {
     const before = removed
       .filter((row) => row.kind === 'card' && row.app_id !== null)
       .map((row) => ({ appId: row.app_id!, classId: row.class_id }));
-    const rows = [...byClass.values()];
-    const classes = { classesBefore: removed.map((row) => row.class_id), classesAfter: [...byClass.keys()] };
-    const after = rows
-      .filter((r) => r.item.marketFeeApp !== undefined && itemKindOf(r.item) === 'card')
-      .map((r) => ({ appId: r.item.marketFeeApp!, classId: r.item.classId }));
+    const rows = folded.map(({ item, amount }) => inventoryRow(item, amount));
+    const classes = { classesBefore: removed.map((row) => row.class_id), classesAfter: rows.map((r) => r.classId) };
+    const after = rows.filter((r) => r.appId !== null && r.kind === 'card').map((r) => ({ appId: r.appId!, classId: r.classId }));
     if (!rows.length) return { before, after, ...classes };
     await manager.query(
       `INSERT INTO inventory_items (account_id, class_id, app_id, kind, name, market_hash_name, amount, asset_id)
        SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])`,
       [
         accountId,
-        rows.map((r) => r.item.classId),
-        rows.map((r) => r.item.marketFeeApp ?? null),
-        rows.map((r) => itemKindOf(r.item)),
-        rows.map((r) => r.item.name),
-        rows.map((r) => r.item.marketHashName),
+        rows.map((r) => r.classId),
+        rows.map((r) => r.appId),
+        rows.map((r) => r.kind),
+        rows.map((r) => r.name),
+        rows.map((r) => r.marketHashName),
         rows.map((r) => r.amount),
-        rows.map((r) => r.item.assetId),
+        rows.map((r) => r.assetId),
       ],
     );
     return { before, after, ...classes };
