@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { LeaderboardAccount } from './dto/leaderboard-account.dto';
 import { AccountRoleEntity } from './entities/account-role.entity';
 import { AccountEntity } from './entities/account.entity';
@@ -14,11 +14,18 @@ export class LeaderboardAccountsService {
     @InjectRepository(AccountRoleEntity) private readonly roles: Repository<AccountRoleEntity>,
   ) {}
 
+  /**
+   * Plain rows under the entities' property names, read with one `= ANY($1)` each: every listing of up to a thousand
+   * accounts goes through here, and hydrating entities cost more than the queries (the columns are plain integers,
+   * text, booleans and timestamps, which the driver parses exactly as TypeORM would).
+   */
   async byIds(accountIds: number[]): Promise<Map<number, LeaderboardAccount>> {
     if (!accountIds.length) return new Map();
-    const [accounts, roles] = await Promise.all([
-      this.accounts.find({ where: { accountId: In(accountIds) } }),
-      this.roles.find({ where: { accountId: In(accountIds) }, order: { rating: 'DESC', role: 'ASC' } }),
+    const [accounts, roles]: [AccountEntity[], AccountRoleEntity[]] = await Promise.all([
+      this.accounts.query(`SELECT ${selectList(this.accounts)} FROM accounts WHERE account_id = ANY($1)`, [accountIds]),
+      this.roles.query(`SELECT ${selectList(this.roles)} FROM account_roles WHERE account_id = ANY($1) ORDER BY rating DESC, role`, [
+        accountIds,
+      ]),
     ]);
     return new Map(
       accounts.map((account) => [
@@ -41,3 +48,8 @@ export class LeaderboardAccountsService {
 /** Page sizes of `badge.listCrafters` and `app.listOwners`: a perk of donors (and of staff). */
 export const DEFAULT_PAGE_SIZE = 25;
 const PAGE_SIZE_BY_ROLE: Partial<Record<string, number>> = { donator: 100, staff: 500, owner: 500, developer: 500 };
+
+/** Every column of an entity's table as `column AS "property"`. */
+function selectList(repository: Repository<object>): string {
+  return repository.metadata.columns.map((column) => `${column.databaseName} AS "${column.propertyName}"`).join(', ');
+}

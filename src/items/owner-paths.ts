@@ -30,7 +30,7 @@ export async function ownerPaths(
   const near = Math.ceil(maxDepth / 2);
   const far = maxDepth - near;
   const caller = await graph.reach(from, near);
-  const balls = await searchFrom(dataSource, owners, far, caller.distance.size);
+  const balls = await searchFrom(dataSource, owners, far, [...caller.distance.keys()]);
   const paths = new Map<number, number[]>();
   for (const owner of owners) {
     const path = owner === from ? [from] : pathThrough(caller, owner, balls.get(owner)!, near, far);
@@ -39,14 +39,19 @@ export async function ownerPaths(
   return paths;
 }
 
-/** Breadth-first searches from every owner at once (one query per level for all of them). */
-async function searchFrom(dataSource: DataSource, owners: number[], depth: number, visited: number): Promise<Map<number, Ball>> {
+/**
+ * Breadth-first searches from every owner at once (one query per level for all of them). The last level only
+ * matters where it meets the caller's search (`meeting`: farther accounts are on no path within reach), so only
+ * those neighbours are read — the widest level is the one most worth not reading.
+ */
+async function searchFrom(dataSource: DataSource, owners: number[], depth: number, meeting: number[]): Promise<Map<number, Ball>> {
+  let visited = meeting.length;
   const balls = new Map(owners.map((owner): [number, Ball] => [owner, { distance: new Map([[owner, 0]]), parents: new Map() }]));
   let frontiers = new Map(owners.map((owner) => [owner, [owner]]));
   for (let level = 1; level <= depth; level++) {
     const ids = [...new Set([...frontiers.values()].flat())];
     if (!ids.length) break;
-    const neighbours = await neighboursOf(dataSource, ids);
+    const neighbours = await neighboursOf(dataSource, ids, level === depth ? meeting : null);
     const next = new Map<number, number[]>();
     for (const [owner, frontier] of frontiers) {
       const ball = balls.get(owner)!;
@@ -69,12 +74,15 @@ async function searchFrom(dataSource: DataSource, owners: number[], depth: numbe
   return balls;
 }
 
-async function neighboursOf(dataSource: DataSource, ids: number[]): Promise<Map<number, number[]>> {
+/** The friends of `ids` (the graph is undirected: either side of a row), only those in `among` when given. */
+async function neighboursOf(dataSource: DataSource, ids: number[], among: number[] | null): Promise<Map<number, number[]>> {
   const edges: { a: number; b: number }[] = await dataSource.query(
-    `SELECT account_id AS a, friend_account_id AS b FROM account_friends WHERE account_id = ANY($1)
+    `SELECT account_id AS a, friend_account_id AS b FROM account_friends
+      WHERE account_id = ANY($1) AND ($2::int[] IS NULL OR friend_account_id = ANY($2))
      UNION
-     SELECT friend_account_id AS a, account_id AS b FROM account_friends WHERE friend_account_id = ANY($1)`,
-    [ids],
+     SELECT friend_account_id AS a, account_id AS b FROM account_friends
+      WHERE friend_account_id = ANY($1) AND ($2::int[] IS NULL OR account_id = ANY($2))`,
+    [ids, among],
   );
   const neighbours = new Map<number, number[]>();
   for (const { a, b } of edges) {

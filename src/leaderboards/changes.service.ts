@@ -72,7 +72,7 @@ export class ChangesService {
   private async live(version: string, board: BoardScope, window: ChangeWindow, up: boolean, offset: number, limit: number) {
     const set = (kind: 'up' | 'down' | 'cur' | 'old') => this.boardChanges.keys.set(version, window, board.column, kind);
     const keys = [set(up ? 'up' : 'down'), board.key, set('cur'), set('old'), this.boardChanges.keys.movers(version, window)];
-    const flat = (await this.redis.eval(LIVE_PAGE, keys.length, ...keys, offset, limit)) as (number | string)[];
+    const flat = (await this.redis.eval(LIVE_PAGE, keys.length, ...keys, offset, limit, up ? 1 : 0)) as (number | string)[];
     const rows: ChangeRow[] = [];
     for (let i = 0; i < flat.length; i += 6) {
       const [member, newRank, oldRank, newScore, oldScore, latest] = flat.slice(i, i + 6);

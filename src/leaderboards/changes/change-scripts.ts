@@ -6,14 +6,22 @@
 /**
  * `beats(key, score, member)`: how many entries of a sorted set rank ahead of (score, member) in a board's order —
  * a higher score, or an equal score and a lower account id. Members encode the account id so that equal scores
- * read in reverse order put the lower id first (memberOf): among the tied block, the entries ahead are those whose
- * member sorts after `member`, found by binary search over the block's positions (O(log² N)).
+ * read in reverse order put the lower id first (memberOf), so a probe member that sorts right after `member`, added
+ * at `score`, has exactly that many entries ahead of it: add it, read its reverse rank, remove it — three O(log N)
+ * steps that no other client can observe (a script runs atomically), however many accounts share the score (low
+ * scores are shared by thousands). Should Redis refuse the write (out of memory), the block of equal scores is
+ * binary-searched by position instead (O(log² N)).
  */
 const BEATS = `
 local function beats(key, score, member)
+  local probe = member .. '~'
+  if type(redis.pcall('ZADD', key, score, probe)) == 'number' then
+    local ahead = redis.call('ZREVRANK', key, probe)
+    redis.call('ZREM', key, probe)
+    return ahead
+  end
   local above = redis.call('ZCOUNT', key, '(' .. score, '+inf')
-  local tied = redis.call('ZCOUNT', key, score, score)
-  local lo, hi = 0, tied
+  local lo, hi = 0, redis.call('ZCOUNT', key, score, score)
   while lo < hi do
     local mid = math.floor((lo + hi) / 2)
     local at = redis.call('ZREVRANGE', key, above + mid, above + mid)[1]
@@ -60,39 +68,56 @@ return 1`;
 
 /**
  * A page of a maintained listing, ranked at both ends (KEYS: the up or down set, the engine's board, the window's
- * cur, old and movers sets; ARGV: offset, limit). Returns per row: member, new rank, old rank, current score,
- * window-start score, latest update (ms) — all read in one atomic step.
+ * cur, old and movers sets; ARGV: offset, limit, 1 for the up set). Returns per row: member, new rank, old rank,
+ * current score, window-start score, latest update (ms) — all read in one atomic step.
  *
  * The old board is the current one with every mover put back at its window-start score. Movers whose score did
  * not change sit where they sit now, so only the changed ones (the cur and old sets) differ:
  *   old rank = 1 + (accounts now ahead of the old score) − (changed movers now ahead of it)
- *                + (changed movers whose old score was ahead of it).
+ *                + (changed movers whose old score was ahead of it: the account's own place in the old set).
  * Scores of 0 are in no set and share the board's last rank (the rank engine's rule), on either end.
  */
 export const LIVE_PAGE = `${BEATS}
 local list, board, cur, old, movers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local offset = tonumber(ARGV[1])
-local members = redis.call('ZREVRANGE', list, offset, offset + tonumber(ARGV[2]) - 1)
+local offset, up = tonumber(ARGV[1]), ARGV[3] == '1'
+local page = redis.call('ZREVRANGE', list, offset, offset + tonumber(ARGV[2]) - 1, 'WITHSCORES')
+if #page == 0 then return {} end
+local members = {}
+for i = 1, #page, 2 do members[#members + 1] = page[i] end
+local nows = redis.call('ZMSCORE', cur, unpack(members))
+local latest = redis.call('ZMSCORE', movers, unpack(members))
+local scored = redis.call('ZCARD', board)
+local zeroOldRank = 1 + scored - redis.call('ZCARD', cur) + redis.call('ZCARD', old)
 local out = {}
-for _, m in ipairs(members) do
-  local now = tonumber(redis.call('ZSCORE', cur, m) or '0')
-  local before = tonumber(redis.call('ZSCORE', old, m) or '0')
-  local newRank
-  if now > 0 then newRank = beats(board, now, m) + 1 else newRank = redis.call('ZCARD', board) + 1 end
-  local oldRank
+for i, m in ipairs(members) do
+  local now = tonumber(nows[i] or '0')
+  local change = tonumber(page[2 * i])
+  local before = up and now - change or now + change
+  local newRank = scored + 1
+  if now > 0 then
+    -- The engine places the account itself; only while it catches up with this update is the score looked up.
+    local at = redis.call('ZREVRANK', board, m)
+    if at then newRank = at + 1 else newRank = beats(board, now, m) + 1 end
+  end
+  local oldRank = zeroOldRank
   if before > 0 then
-    oldRank = 1 + beats(board, before, m) - beats(cur, before, m) + beats(old, before, m)
-  else
-    oldRank = 1 + redis.call('ZCARD', board) - redis.call('ZCARD', cur) + redis.call('ZCARD', old)
+    oldRank = 1 + beats(board, before, m) - beats(cur, before, m) + redis.call('ZREVRANK', old, m)
   end
   out[#out + 1] = m; out[#out + 1] = newRank; out[#out + 1] = oldRank
   out[#out + 1] = tostring(now); out[#out + 1] = tostring(before)
-  out[#out + 1] = redis.call('ZSCORE', movers, m) or '0'
+  out[#out + 1] = latest[i] or '0'
 end
 return out`;
 
-/** For each (score, member) pair of ARGV, how many entries of KEYS[1] rank ahead of it (see BEATS). */
+/**
+ * For each (score, member) pair of ARGV, how many entries of KEYS[1] rank ahead of it (see BEATS); a member the set
+ * holds at that very score is simply looked up.
+ */
 export const BEATS_MANY = `${BEATS}
 local out = {}
-for i = 1, #ARGV, 2 do out[#out + 1] = beats(KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 1, #ARGV, 2 do
+  local at = redis.call('ZSCORE', KEYS[1], ARGV[i + 1])
+  if at and tonumber(at) == tonumber(ARGV[i]) then out[#out + 1] = redis.call('ZREVRANK', KEYS[1], ARGV[i + 1])
+  else out[#out + 1] = beats(KEYS[1], ARGV[i], ARGV[i + 1]) end
+end
 return out`;

@@ -17,9 +17,12 @@ export type SnapshotList = (typeof SNAPSHOT_LISTS)[number];
 
 /** The largest `topFilter`. */
 const TOP = 1000;
-/** A snapshot younger than this is served as it is. */
+/**
+ * A snapshot younger than this (or than twice its own computation, on a large board: computing snapshots back to back
+ * would keep a core busy) is served as it is.
+ */
 export const FRESH_MS = 2_000;
-/** An older one, up to this age, is served while a fresh one is computed; beyond it a request waits for one. */
+/** An older one, up to this age (or five computations), is served while a fresh one is computed; beyond, requests wait. */
 export const STALE_MS = 10_000;
 /** Snapshots nobody asks for expire. */
 const TTL_MS = 10 * 60_000;
@@ -27,6 +30,8 @@ const CHUNK = 2_000;
 
 interface Meta {
   at: number;
+  /** How long it took to compute. */
+  took: number;
   ranks: string;
 }
 
@@ -85,9 +90,9 @@ export class ChangeSnapshots {
     const metaKey = this.keys.snapshot(version, board.column, window, 'meta');
     const meta = await this.meta(metaKey, board);
     const age = meta ? Date.now() - meta.at : Infinity;
-    if (age <= FRESH_MS) return;
+    if (age <= Math.max(FRESH_MS, 2 * (meta?.took ?? 0))) return;
     const next = this.compute(version, board, window, meta?.at ?? 0);
-    if (age <= STALE_MS) {
+    if (age <= Math.max(STALE_MS, 5 * (meta?.took ?? 0))) {
       void next.catch(() => undefined);
       return;
     }
@@ -126,14 +131,16 @@ export class ChangeSnapshots {
     }
     try {
       const meta = await this.meta(metaKey, board);
-      if (meta && Date.now() - meta.at <= FRESH_MS) return;
-      await this.store(version, board, window, await this.snapshot(version, board, window));
+      if (meta && meta.at > after) return;
+      const started = Date.now();
+      const rows = await this.snapshot(version, board, window);
+      await this.store(version, board, window, rows, started);
     } finally {
       await this.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, lock, token);
     }
   }
 
-  private async store(version: string, board: BoardScope, window: ChangeWindow, rows: ChangeRow[]): Promise<void> {
+  private async store(version: string, board: BoardScope, window: ChangeWindow, rows: ChangeRow[], started: number): Promise<void> {
     const inTop = (row: ChangeRow) => Math.min(row.oldRank, row.newRank) <= TOP;
     const lists: Record<SnapshotList, ChangeRow[]> = {
       'rank-up': rows.filter((row) => rankDelta(row) > 0).sort(byChange(rankDelta)),
@@ -146,7 +153,8 @@ export class ChangeSnapshots {
     const multi = this.redis.multi();
     for (const list of SNAPSHOT_LISTS)
       multi.set(this.keys.snapshot(version, board.column, window, list), packRows(lists[list]), 'PX', TTL_MS);
-    const meta: Meta = { at: Date.now(), ranks: board.version };
+    // Stamped with the computation's start: its rows are at least that old.
+    const meta: Meta = { at: started, took: Date.now() - started, ranks: board.version };
     multi.set(this.keys.snapshot(version, board.column, window, 'meta'), JSON.stringify(meta), 'PX', TTL_MS);
     await multi.exec();
   }
