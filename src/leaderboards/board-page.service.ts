@@ -94,7 +94,8 @@ export class BoardPageService {
     return { accountId, score: Number(row.score), rank: await this.ranks.rankOf(board, accountId, Number(row.score)) };
   }
 
-  private async hidden(ids: number[]): Promise<Set<number>> {
+  /** Which of these accounts chose to be hidden. */
+  async hidden(ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
     const rows: { account_id: number }[] = await this.dataSource.query(
       'SELECT account_id FROM account_settings WHERE hidden AND account_id = ANY($1)',

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AccountLookupService } from '../accounts/account-lookup.service';
 import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
 import { unprocessable } from '../common/problem/problem.exception';
 import { RankReader } from '../ranks/rank-reader.service';
 import { propertyOf } from '../ranks/rank-scopes';
 import { COLUMN_BOARDS } from './account-boards';
+import { BoardPageService } from './board-page.service';
 import {
   PreviewAccount,
   V1LeaderboardPreviewAccountRankRequestBody as Request,
@@ -24,7 +23,7 @@ export class PreviewRankService {
     private readonly lookup: AccountLookupService,
     private readonly accounts: LeaderboardAccountsService,
     private readonly ranks: RankReader,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly pages: BoardPageService,
   ) {}
 
   async preview(request: Request): Promise<Response> {
@@ -57,7 +56,10 @@ export class PreviewRankService {
     const above = others.find((entry) => entry.position === ahead);
     const below = others.find((entry) => entry.position === ahead + 1);
     const neighbours = [above, below].filter((entry) => entry !== undefined).map((entry) => entry.accountId);
-    const [cards, hidden] = await Promise.all([this.accounts.byIds([...(account ? [me] : []), ...neighbours]), this.hidden(neighbours)]);
+    const [cards, hidden] = await Promise.all([
+      this.accounts.byIds([...(account ? [me] : []), ...neighbours]),
+      this.pages.hidden(neighbours),
+    ]);
     const preview = (accountId: number, rowRank: number, rowScore: number): PreviewAccount | null => {
       const card = cards.get(accountId);
       return card ? { ...card, rank: rowRank, score: rowScore, differenceToUs: rowScore - score } : null;
@@ -68,14 +70,5 @@ export class PreviewRankService {
       ...(below && !hidden.has(below.accountId) ? { rankedBelow: preview(below.accountId, rank + 1, below.score) } : {}),
       rankedOutOf: board.population,
     };
-  }
-
-  private async hidden(ids: number[]): Promise<Set<number>> {
-    if (!ids.length) return new Set();
-    const rows: { account_id: number }[] = await this.dataSource.query(
-      'SELECT account_id FROM account_settings WHERE hidden AND account_id = ANY($1)',
-      [ids],
-    );
-    return new Set(rows.map((row) => row.account_id));
   }
 }
