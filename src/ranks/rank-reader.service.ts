@@ -239,7 +239,8 @@ export class RankReader {
         if (scores[column] > 0) pipeline.zrevrank(key, memberOf(accountId));
         else pipeline.zcard(key);
       }
-    const results = (await pipeline.exec())!.map(([, value]) => Number(value));
+    // A rank index (0-based) or a set size; null only if the account's entry went missing (0 = unknown rank).
+    const results = (await pipeline.exec())!.map(([, value]) => (value === null ? -1 : Number(value)));
     const byColumn = new Map<string, { ranks: number[]; totals: number[] }>();
     columns.forEach((column, c) => {
       const ranks = SCOPE_LEVELS.map((level: ScopeLevel) => {
