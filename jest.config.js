@@ -7,6 +7,7 @@ module.exports = {
   moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1' },
   moduleFileExtensions: ['ts', 'js', 'json'],
   globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 30000,
 };

@@ -3,9 +3,16 @@ import { loadConfig } from '../../src/config/app-config';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { dropDatabase, ensureDatabase } from '../../src/database/ensure-database';
 
-/** Where the test databases live; CI and developers share the machine's PostgreSQL. */
-export const PG_SERVER = 'postgres://postgres@127.0.0.1:5432';
-export const TEMPLATE_DB = 'badge_stats_test_template';
+/** Where the test databases live; CI and developers share the machine's PostgreSQL (TEST_PG_SERVER overrides). */
+export const PG_SERVER = process.env.TEST_PG_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
+
+/**
+ * The migrated template of this run. Global setup names it after its own process and hands the name to the test
+ * workers through the environment, so two runs on one server (two clones, a helper's run) never drop each other's.
+ */
+export function templateDb(): string {
+  return process.env.BADGE_STATS_TEST_TEMPLATE ?? 'badge_stats_test_template';
+}
 
 export function databaseUrl(name: string): string {
   return `${PG_SERVER}/${name}`;
@@ -13,7 +20,8 @@ export function databaseUrl(name: string): string {
 
 /** A fresh, migrated database built once per run; each test file clones it (cheap) so files never share state. */
 export async function buildTemplate(): Promise<void> {
-  const url = databaseUrl(TEMPLATE_DB);
+  process.env.BADGE_STATS_TEST_TEMPLATE = `badge_stats_test_template_${process.pid}`;
+  const url = databaseUrl(templateDb());
   await dropDatabase(url);
   await ensureDatabase(url);
   const dataSource = new DataSource(dataSourceOptions(loadConfig({ DATABASE_URL: url })));
@@ -25,6 +33,10 @@ export async function buildTemplate(): Promise<void> {
 export async function cloneTemplate(name: string): Promise<string> {
   const url = databaseUrl(name);
   await dropDatabase(url);
-  await ensureDatabase(url, TEMPLATE_DB);
+  await ensureDatabase(url, templateDb());
   return url;
+}
+
+export async function dropTemplate(): Promise<void> {
+  await dropDatabase(databaseUrl(templateDb()));
 }
