@@ -3,7 +3,7 @@ import { Agent, request } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
-import { AccountUpdateQueueService } from '../../src/accounts/updates/account-update-queue.service';
+import { AccountUpdateQueueService } from '../../src/refresh/account-update-queue.service';
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { createHttpApp } from '../../src/http-app';
 import { benchEnvironment, numberFlag, report, startWorker } from './harness';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { AccountUpdateQueueService } from '../../src/accounts/updates/account-update-queue.service';
+import { AccountUpdateQueueService } from '../../src/refresh/account-update-queue.service';
 import { steamId64Of } from '../../src/accounts/account.enums';
 import { PlatformClient } from '../../src/platform/client/platform-client';
 import { benchEnvironment, numberFlag, report, startWorker } from './harness';

@@ -10,7 +10,7 @@ import { AccountEntity } from './entities/account.entity';
 import { AccountUpdateEntity } from './entities/account-update.entity';
 import { toProfile } from './mappers/profile.mapper';
 import { scarcityBucket } from './mappers/badge-stats.mapper';
-import { UpdateProgressService } from './updates/update-progress.service';
+import { UpdateProgressService } from './progress/update-progress.service';
 import { AccountViewsService } from './views/account-views.service';
 import { SearchTrendsService } from '../search/search-trends.service';
 import { JsonLogger } from '../common/logging/json-logger';

@@ -17,11 +17,10 @@ import { APPS_PAGE_SIZE, V1AccountListAppsRequest, V1AccountListAppsResponseBody
 import { V1AccountListFriendsResponseBody } from './dto/leaderboard-account.dto';
 import { AccountProfileService } from './account-profile.service';
 import { BADGES_PAGE_SIZE, V1AccountListBadgesRequest, V1AccountListBadgesResponseBody } from './dto/list-badges.dto';
-import { AccountSearch, V1AccountQueueUpdateRequest } from './dto/account-search.dto';
+import { AccountSearch } from './dto/account-search.dto';
 import { V1AccountGetInfoResponseBody } from './dto/account-profile.dto';
 import { V1AccountBadgeStats } from './dto/badge-stats.dto';
 import { V1AccountUpdateProgressResponseBody } from './dto/update-progress.dto';
-import { AccountUpdateQueueService } from './updates/account-update-queue.service';
 import { V1AccountListLeaderboardHistoryResponseBody } from './dto/leaderboard-history.dto';
 import { HISTORY_DAYS, LeaderboardHistoryService } from './leaderboard-history.service';
 
@@ -41,7 +40,6 @@ export class AccountsController {
     private readonly dataPoints: DataPointsService,
     private readonly friendPaths: FriendPathService,
     private readonly viewsReader: ViewsReaderService,
-    private readonly updates: AccountUpdateQueueService,
     private readonly rankHistory: LeaderboardHistoryService,
   ) {}
 
@@ -186,19 +184,6 @@ export class AccountsController {
   })
   getBadgeHeatmap(@Body() body: AccountSearch): Promise<Record<string, number>> {
     return this.badges.heatmap(body);
-  }
-
-  @WireOperation({
-    operationId: 'account.queueUpdate',
-    summary: 'Queue an update of an account',
-    description:
-      'Adds the account when it is new. A request while an update is queued or running changes nothing. Before `nextAllowedTime` → 429 with `Retry-After`. `force` skips the cooldown and is for staff only (403 otherwise).',
-    auth: 'any',
-    errors: [400, 401, 403, 404, 422, 429, 500],
-  })
-  @ApiHeader({ name: 'X-Forwarded-For', required: false })
-  queueUpdate(@Body() body: V1AccountQueueUpdateRequest, @CurrentPrincipal() principal: Principal): Promise<void> {
-    return this.updates.queueUpdate(body, body.force ?? false, principal);
   }
 
   @WireOperation({

@@ -27,7 +27,8 @@ import { ViewTrends } from './views/view-trends';
 import { AccountEventsService } from './events/account-events.service';
 import { AccountStreamService } from './events/account-stream.service';
 import { AccountUpdateEntity } from './entities/account-update.entity';
-import { AccountUpdatesModule } from './updates/account-updates.module';
+import { AccountRecordsModule } from './account-records.module';
+import { PlatformTotalsModule } from '../stats/totals/platform-totals.module';
 import { AccountSettingsService } from './account-settings.service';
 import { AccountRoleEntity } from './entities/account-role.entity';
 import { AccountSettingsEntity } from './entities/account-settings.entity';
@@ -37,7 +38,8 @@ import { AccountEntity } from './entities/account.entity';
   imports: [
     RanksModule,
     AuthModule,
-    AccountUpdatesModule,
+    AccountRecordsModule,
+    PlatformTotalsModule,
     BadgesModule,
     LeaderboardAccountsModule,
     SearchModule,

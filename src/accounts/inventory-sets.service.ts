@@ -1,12 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Principal } from '../auth/principal';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
 import { AccountLookupService } from './account-lookup.service';
-import { InventorySet, V1AccountListInventorySetsResponseBody, V1AccountRefreshInventoryResponseBody } from './dto/inventory-sets.dto';
-import { AccountUpdateQueueService } from './updates/account-update-queue.service';
+import { InventorySet, V1AccountListInventorySetsResponseBody } from './dto/inventory-sets.dto';
 
 interface CardRow {
   app_id: number;
@@ -23,9 +19,7 @@ interface CardRow {
 export class InventorySetsService {
   constructor(
     private readonly lookup: AccountLookupService,
-    private readonly queue: AccountUpdateQueueService,
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async list(accountId: number): Promise<V1AccountListInventorySetsResponseBody> {
@@ -61,12 +55,5 @@ export class InventorySetsService {
       ...(account.updatedAt ? { inventoryUpdatedAt: account.updatedAt.getTime() } : {}),
       nextRefreshAt: Math.ceil(account.nextAllowedTime.getTime() / 1000),
     };
-  }
-
-  /** Inventories are read by the account update, so a refresh queues one (with its cooldown: 429 when too soon). */
-  async refresh(principal: Principal): Promise<V1AccountRefreshInventoryResponseBody> {
-    await this.lookup.findTracked({ id: { accountId: principal.accountId } });
-    await this.queue.queueUpdate({ id: { accountId: principal.accountId } }, false, principal);
-    return { nextRefreshAt: Math.ceil(Date.now() / 1000) + this.config.queue.updateCooldownSeconds };
   }
 }

@@ -6,7 +6,7 @@ import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { V1AccountBadgeOwnedBadgesResponseBody, V1AccountListCraftedLevelsResponseBody } from './dto/own-badges.dto';
 import { OwnBadgesService } from './own-badges.service';
 import { InventorySetsService } from './inventory-sets.service';
-import { V1AccountListInventorySetsResponseBody, V1AccountRefreshInventoryResponseBody } from './dto/inventory-sets.dto';
+import { V1AccountListInventorySetsResponseBody } from './dto/inventory-sets.dto';
 
 /** Operations on the caller's own account: the request names no account, the credential does. */
 @ApiTags('account')
@@ -53,18 +53,5 @@ export class OwnAccountController {
   })
   listInventorySets(@CurrentPrincipal() principal: Principal): Promise<V1AccountListInventorySetsResponseBody> {
     return this.inventory.list(principal.accountId);
-  }
-
-  @WireOperation({
-    operationId: 'account.refreshInventory',
-    summary: 'Refresh the calling account’s inventory',
-    description: 'Queues an update of the account, which reads the inventory; before the cooldown ends → 429 with `Retry-After`.',
-    auth: 'any',
-    response: V1AccountRefreshInventoryResponseBody,
-    errors: [400, 401, 404, 429, 500],
-    noBody: true,
-  })
-  refreshInventory(@CurrentPrincipal() principal: Principal): Promise<V1AccountRefreshInventoryResponseBody> {
-    return this.inventory.refresh(principal);
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
-import { AccountUpdatesModule } from '../accounts/updates/account-updates.module';
+import { AccountRecordsModule } from '../accounts/account-records.module';
+import { BoardChangesModule } from './changes/board-changes.module';
 import { BadgesModule } from '../badges/badges.module';
 import { RanksModule } from '../ranks/ranks.module';
 import { BoardPageService } from './board-page.service';
@@ -13,7 +14,7 @@ import { ChangesService } from './changes.service';
 import { LeaderboardsController } from './leaderboards.controller';
 
 @Module({
-  imports: [BadgesModule, LeaderboardAccountsModule, AccountUpdatesModule, RanksModule],
+  imports: [BadgesModule, LeaderboardAccountsModule, AccountRecordsModule, BoardChangesModule, RanksModule],
   controllers: [LeaderboardsController],
   providers: [
     AccountLeaderboardService,

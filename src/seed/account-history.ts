@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { detectActivity } from '../activity/activity-detector';
 import { AccountEntity } from '../accounts/entities/account.entity';
 import { UpdateStepRecord } from '../accounts/entities/account-update.entity';
-import { PlatformSnapshot, PlatformSnapshotReader } from '../accounts/updates/platform-snapshot';
-import { counterSnapshot, profileFields } from '../accounts/updates/profile-fields';
+import { PlatformSnapshot, PlatformSnapshotReader } from '../refresh/platform-snapshot';
+import { counterSnapshot, profileFields } from '../refresh/profile-fields';
 import {
   appRows,
   badgeDefinitions,
@@ -13,8 +13,8 @@ import {
   groupRows,
   heldBadges,
   inventoryRow,
-} from '../accounts/updates/snapshot-rows';
-import { UPDATE_STEPS } from '../accounts/updates/update-queue.constants';
+} from '../refresh/snapshot-rows';
+import { UPDATE_STEPS } from '../accounts/progress/update-steps';
 import { Universe } from '../platform/simulator/universe/universe';
 import { hash, unit } from '../platform/simulator/random';
 import { CatalogueObservations } from './catalogue-observations';

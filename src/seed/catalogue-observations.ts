@@ -1,4 +1,4 @@
-import { BadgeDefinition } from '../accounts/updates/snapshot-rows';
+import { BadgeDefinition } from '../refresh/snapshot-rows';
 
 /** The latest sighting of a badge definition: its scarcity is the one the last refresh naming it wrote. */
 export interface BadgeSighting {

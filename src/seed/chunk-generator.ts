@@ -1,5 +1,5 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { PlatformSnapshotReader } from '../accounts/updates/platform-snapshot';
+import { PlatformSnapshotReader } from '../refresh/platform-snapshot';
 import { LocationNames } from '../platform/location-names.service';
 import { Universe } from '../platform/simulator/universe/universe';
 import { AccountHistory, FirstCraft, SeedParameters, TableTexts } from './account-history';

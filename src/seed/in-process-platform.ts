@@ -5,7 +5,7 @@ import { toInventoryItem } from '../platform/client/platform.mappers';
 import type { InventoryResult, RawInventoryDescription } from '../platform/client/platform.types';
 import { route } from '../platform/simulator/handlers/router';
 import { Universe } from '../platform/simulator/universe/universe';
-import { foldInventory } from '../accounts/updates/snapshot-rows';
+import { foldInventory } from '../refresh/snapshot-rows';
 
 /** Host of the in-process "platform": never resolved, only parsed by the simulator's router. */
 const ORIGIN = 'http://simulator.in-process';

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { ACCOUNT_UPDATE_QUEUE, accountUpdateJobId } from '../../src/accounts/updates/update-queue.constants';
+import { ACCOUNT_UPDATE_QUEUE, accountUpdateJobId } from '../../src/refresh/update-queue.constants';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 
 describe('platform call budget', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AccountWriter } from '../../src/accounts/updates/account-writer';
-import { PlatformSnapshot, PlatformSnapshotReader } from '../../src/accounts/updates/platform-snapshot';
+import { AccountWriter } from '../../src/refresh/account-writer';
+import { PlatformSnapshot, PlatformSnapshotReader } from '../../src/refresh/platform-snapshot';
 import { rebuildDerivedState } from '../../src/derived/derived-state';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { AccountWriter } from '../../src/accounts/updates/account-writer';
-import { PlatformSnapshot, PlatformSnapshotReader } from '../../src/accounts/updates/platform-snapshot';
+import { AccountWriter } from '../../src/refresh/account-writer';
+import { PlatformSnapshot, PlatformSnapshotReader } from '../../src/refresh/platform-snapshot';
 import { TOP_CACHE_MS, ViewTrends } from '../../src/accounts/views/view-trends';
 import { ActivityRecorder } from '../../src/activity/activity-recorder';
 import { TrendingCounter } from '../../src/common/redis/trending-counter';

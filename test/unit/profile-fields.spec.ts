@@ -1,7 +1,7 @@
 import { AccountEntity } from '../../src/accounts/entities/account.entity';
 import { scarcityBucket } from '../../src/accounts/mappers/badge-stats.mapper';
-import { PlatformSnapshot } from '../../src/accounts/updates/platform-snapshot';
-import { counterSnapshot, itemKindOf, profileFields } from '../../src/accounts/updates/profile-fields';
+import { PlatformSnapshot } from '../../src/refresh/platform-snapshot';
+import { counterSnapshot, itemKindOf, profileFields } from '../../src/refresh/profile-fields';
 import { redactSecrets } from '../../src/common/logging/json-logger';
 import { InventoryItem } from '../../src/platform/client/platform.types';
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { VANITY_TYPES, VanityType } from '../account.enums';
 
 export class IDSearch {
@@ -44,13 +44,6 @@ export class AccountSearch {
   @ValidateNested()
   @Type(() => VanitySearch)
   vanity?: VanitySearch;
-}
-
-export class V1AccountQueueUpdateRequest extends AccountSearch {
-  @ApiPropertyOptional({ default: false, description: 'Skip the cooldown; staff only.' })
-  @IsOptional()
-  @IsBoolean()
-  force?: boolean;
 }
 
 /** An account listing paged by number, with a name filter (`account.listBadges`, `account.listApps`). */

@@ -18,7 +18,3 @@ export class V1AccountListInventorySetsResponseBody {
   @ApiPropertyOptional({ type: 'integer', description: 'Last inventory refresh, Unix milliseconds.' }) inventoryUpdatedAt?: number;
   @ApiPropertyOptional({ type: 'integer', description: 'Earliest next refresh, Unix seconds.' }) nextRefreshAt?: number;
 }
-
-export class V1AccountRefreshInventoryResponseBody {
-  @ApiProperty({ type: 'integer', description: 'Earliest next refresh, Unix seconds.' }) nextRefreshAt: number;
-}

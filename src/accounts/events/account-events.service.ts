@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { filter, Observable } from 'rxjs';
 import { RedisChannel } from '../../common/redis/redis-channel';
 import { REDIS } from '../../common/redis/redis.module';
-import { ProgressSnapshot, UpdateProgressService } from '../updates/update-progress.service';
+import { ProgressSnapshot, UpdateProgressService } from '../progress/update-progress.service';
 
 /** A message on the account-events channel: update progress (queueing, the worker) or a profile view. */
 export type AccountEventMessage =

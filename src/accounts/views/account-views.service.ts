@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
 import { REDIS } from '../../common/redis/redis.module';
 import { TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
-import { UpdateProgressService } from '../updates/update-progress.service';
+import { UpdateProgressService } from '../progress/update-progress.service';
 import { ViewTrends } from './view-trends';
 
 /**

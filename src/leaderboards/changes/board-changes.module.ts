@@ -4,7 +4,7 @@ import { ChangeSnapshots } from './change-snapshots.service';
 
 /**
  * The movers of leaderboard.getChanges, kept in Redis: placed by the update writer, rebuilt from PostgreSQL. The
- * worker also runs ChangeSweeper (UpdatesWorkerModule) to slide the windows; the API reads them through
+ * worker also runs ChangeSweeper (RefreshWorkerModule) to slide the windows; the API reads them through
  * ChangesService and ChangeSnapshots.
  */
 @Module({ providers: [BoardChanges, ChangeSnapshots], exports: [BoardChanges, ChangeSnapshots] })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
-import { LocationNames, LocationNamesResult } from '../../platform/location-names.service';
-import { PlatformClient } from '../../platform/client/platform-client';
+import { LocationNames, LocationNamesResult } from '../platform/location-names.service';
+import { PlatformClient } from '../platform/client/platform-client';
 import {
   FriendListResult,
   GroupListResult,
@@ -10,9 +10,9 @@ import {
   PlayerBadges,
   PlayerBans,
   PlayerSummary,
-} from '../../platform/client/platform.types';
-import { steamId64Of } from '../account.enums';
-import { UpdateStepName } from './update-queue.constants';
+} from '../platform/client/platform.types';
+import { steamId64Of } from '../accounts/account.enums';
+import { UpdateStepName } from '../accounts/progress/update-steps';
 
 /** Everything one refresh reads from the platform about one account. */
 export interface PlatformSnapshot {

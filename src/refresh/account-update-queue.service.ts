@@ -4,13 +4,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
-import { forbidden, serviceUnavailable, tooManyRequests } from '../../common/problem/problem.exception';
-import { Principal } from '../../auth/principal';
-import { StatsEvents } from '../../stats/events/stats-events';
-import { AccountLookupService, AccountSelector } from '../account-lookup.service';
-import { UpdateProgressService } from './update-progress.service';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { forbidden, serviceUnavailable, tooManyRequests } from '../common/problem/problem.exception';
+import { Principal } from '../auth/principal';
+import { StatsEvents } from '../stats/events/stats-events';
+import { AccountLookupService, AccountSelector } from '../accounts/account-lookup.service';
+import { UpdateProgressService } from '../accounts/progress/update-progress.service';
+import { V1AccountRefreshInventoryResponseBody } from './dto/refresh.dto';
 import { ACCOUNT_UPDATE_QUEUE, AccountUpdateJob, AccountUpdatePayload, accountUpdateJobId } from './update-queue.constants';
 
 /**
@@ -27,6 +28,13 @@ export class AccountUpdateQueueService {
     private readonly stats: StatsEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** Inventories are read by the account update, so a refresh queues one (with its cooldown: 429 when too soon). */
+  async refreshInventory(principal: Principal): Promise<V1AccountRefreshInventoryResponseBody> {
+    await this.lookup.findTracked({ id: { accountId: principal.accountId } });
+    await this.queueUpdate({ id: { accountId: principal.accountId } }, false, principal);
+    return { nextRefreshAt: Math.ceil(Date.now() / 1000) + this.config.queue.updateCooldownSeconds };
+  }
 
   async queueUpdate(selector: AccountSelector, force: boolean, principal: Principal): Promise<void> {
     if (force && !(await this.isStaff(principal.accountId))) throw forbidden('Only staff may force an update.');

@@ -1,10 +1,10 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
-import { PlatformBudgetExceededError } from '../../platform/client/platform-client';
-import { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
-import { JsonLogger } from '../../common/logging/json-logger';
-import { redisConnectionOptions } from '../../common/redis/redis-connection';
+import { PlatformBudgetExceededError } from '../platform/client/platform-client';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { JsonLogger } from '../common/logging/json-logger';
+import { redisConnectionOptions } from '../common/redis/redis-connection';
 import { AccountUpdater } from './account-updater.service';
 import { ACCOUNT_UPDATE_QUEUE, AccountUpdateJob, AccountUpdatePayload } from './update-queue.constants';
 

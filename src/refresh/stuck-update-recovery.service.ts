@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { JsonLogger } from '../../common/logging/json-logger';
+import { JsonLogger } from '../common/logging/json-logger';
 import { AccountUpdateQueueService } from './account-update-queue.service';
 
 /**

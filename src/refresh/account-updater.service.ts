@@ -1,19 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
-import { JsonLogger } from '../../common/logging/json-logger';
-import { AccountEntity } from '../entities/account.entity';
-import { AccountUpdateEntity } from '../entities/account-update.entity';
-import { ActivityRecorder } from '../../activity/activity-recorder';
-import { RankEngine } from '../../ranks/rank-engine.service';
-import { RankHistoryRecorder } from '../../ranks/rank-history.recorder';
-import { LazyBoards } from '../../ranks/lazy-boards.service';
-import { StatsEvents } from '../../stats/events/stats-events';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { JsonLogger } from '../common/logging/json-logger';
+import { AccountEntity } from '../accounts/entities/account.entity';
+import { AccountUpdateEntity } from '../accounts/entities/account-update.entity';
+import { ActivityRecorder } from '../activity/activity-recorder';
+import { RankEngine } from '../ranks/rank-engine.service';
+import { RankHistoryRecorder } from '../ranks/rank-history.recorder';
+import { LazyBoards } from '../ranks/lazy-boards.service';
+import { StatsEvents } from '../stats/events/stats-events';
 import { AccountWriter } from './account-writer';
 import { PlatformSnapshotReader } from './platform-snapshot';
-import { ProgressSnapshot, UpdateProgressService } from './update-progress.service';
+import { ProgressSnapshot, UpdateProgressService } from '../accounts/progress/update-progress.service';
 
 /**
  * One refresh run of one account, as the worker executes it: pending → in_progress → completed, with every

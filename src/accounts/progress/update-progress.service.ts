@@ -4,7 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { REDIS, redisKey } from '../../common/redis/redis.module';
 import { UpdateStepRecord, UpdateStatus } from '../entities/account-update.entity';
-import { UPDATE_STEPS, UpdateStepName } from './update-queue.constants';
+import { UPDATE_STEPS, UpdateStepName } from './update-steps';
 
 /** The live state of an account's latest update run, as `account.updateProgress` and the stream publish it. */
 export interface ProgressSnapshot {

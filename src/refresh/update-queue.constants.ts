@@ -16,7 +16,3 @@ export function accountUpdateJobId(accountId: number): string {
   // BullMQ forbids ':' in custom ids.
   return `account-update-${accountId}`;
 }
-
-/** Pipeline steps in run order, as reported by `account.updateProgress`. */
-export const UPDATE_STEPS = ['profile', 'bans', 'badges', 'games', 'friends', 'groups', 'inventory', 'save'] as const;
-export type UpdateStepName = (typeof UPDATE_STEPS)[number];

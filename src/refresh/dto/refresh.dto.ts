@@ -1,0 +1,14 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { AccountSearch } from '../../accounts/dto/account-search.dto';
+
+export class V1AccountQueueUpdateRequest extends AccountSearch {
+  @ApiPropertyOptional({ default: false, description: 'Skip the cooldown; staff only.' })
+  @IsOptional()
+  @IsBoolean()
+  force?: boolean;
+}
+
+export class V1AccountRefreshInventoryResponseBody {
+  @ApiProperty({ type: 'integer', description: 'Earliest next refresh, Unix seconds.' }) nextRefreshAt: number;
+}
