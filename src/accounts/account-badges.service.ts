@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { toAppBadge } from '../apps/mappers/app-badge.mapper';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
+import { addBadgeFilters, BADGE_NAME_ORDER } from '../badges/badge-filters';
 import { SqlConditions } from '../common/sql-conditions';
 import { SearchTrendsService } from '../search/search-trends.service';
 import { AccountLookupService } from './account-lookup.service';
@@ -13,7 +14,7 @@ const ORDER_COLUMNS = {
   xp: 'ab.xp',
   level: 'ab.level',
   scarcity: 'b.scarcity',
-  name: "lower(COALESCE(NULLIF(b.name, ''), a.name, ''))",
+  name: BADGE_NAME_ORDER,
   completion_time: 'ab.completion_time',
 } as const;
 
@@ -68,15 +69,14 @@ export class AccountBadgesService {
     where.add((p) => `ab.account_id = ${p}`, accountId);
     const filters = request.filters ?? {};
     const legacy = new Set(request.filter ?? []);
-    if (filters.appIds?.length) where.add((p) => `b.app_id = ANY(${p})`, filters.appIds);
-    const flag = (column: string, value: boolean | null | undefined) => {
-      if (value !== undefined && value !== null) where.add((p) => `${column} = ${p}`, value);
-    };
-    flag('b.is_foil', filters.isFoil ?? (legacy.has('foil') || undefined));
-    flag('b.is_sale', filters.isSale ?? (legacy.has('sale') || undefined));
-    flag('b.is_event', filters.isEvent ?? (legacy.has('event') || undefined));
+    addBadgeFilters(where, {
+      appIds: filters.appIds,
+      isFoil: filters.isFoil ?? (legacy.has('foil') || undefined),
+      isSale: filters.isSale ?? (legacy.has('sale') || undefined),
+      isEvent: filters.isEvent ?? (legacy.has('event') || undefined),
+      scarcity: filters.scarcity ? [filters.scarcity] : [],
+    });
     where.range('ab.level', filters.level);
-    where.range('b.scarcity', filters.scarcity);
     for (const legacyValue of request.valueFilter ?? []) {
       where.add((p) => `${legacyValue.type === 'level' ? 'ab.level' : 'b.scarcity'} = ${p}`, Number(legacyValue.value));
     }

@@ -5,6 +5,13 @@ import { Principal } from '../auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { AccountAppsService } from './account-apps.service';
 import { AccountBadgesService } from './account-badges.service';
+import { CompareBadgesService } from './compare-badges.service';
+import {
+  COMPARE_PAGE_SIZE,
+  MAX_COMPARED_ACCOUNTS,
+  V1AccountCompareBadgesRequestBody,
+  V1AccountCompareBadgesResponseBody,
+} from './dto/compare-badges.dto';
 import { AccountFriendsService } from './account-friends.service';
 import { DataPointsService } from './data-points.service';
 import { V1AccountFindFriendPathRequestBody, V1AccountFindFriendPathResponseBody } from './dto/friend-path.dto';
@@ -35,6 +42,7 @@ export class AccountsController {
   constructor(
     private readonly profiles: AccountProfileService,
     private readonly badges: AccountBadgesService,
+    private readonly comparisons: CompareBadgesService,
     private readonly apps: AccountAppsService,
     private readonly friends: AccountFriendsService,
     private readonly dataPoints: DataPointsService,
@@ -112,6 +120,18 @@ export class AccountsController {
   })
   listBadges(@Body() body: V1AccountListBadgesRequest, @CurrentPrincipal() principal: Principal): Promise<V1AccountListBadgesResponseBody> {
     return this.badges.list(body, searcherOf(principal));
+  }
+
+  @WireOperation({
+    operationId: 'account.compareBadges',
+    summary: 'Compare badge collections between accounts',
+    description: `Up to ${MAX_COMPARED_ACCOUNTS} tracked accounts (more → 422; an unknown one → 404 naming it). A tuple is a badge (an app's normal or foil badge, or a special badge) held by at least one of them; \`mode\` and \`match\` say which tuples, \`difference\` narrows them to what one compared account has and another lacks. Pages of ${COMPARE_PAGE_SIZE}.`,
+    auth: 'any',
+    response: V1AccountCompareBadgesResponseBody,
+    errors: [400, 401, 404, 422, 500],
+  })
+  compareBadges(@Body() body: V1AccountCompareBadgesRequestBody): Promise<V1AccountCompareBadgesResponseBody> {
+    return this.comparisons.compare(body);
   }
 
   @WireOperation({

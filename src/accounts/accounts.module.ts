@@ -5,6 +5,7 @@ import { AccountSettingsController } from './account-settings.controller';
 import { AccountAdminService } from './account-admin.service';
 import { AccountAppsService } from './account-apps.service';
 import { AccountBadgesService } from './account-badges.service';
+import { CompareBadgesService } from './compare-badges.service';
 import { AccountFriendsService } from './account-friends.service';
 import { AccountFriendEntity } from './entities/account-friend.entity';
 import { AccountProfileService } from './account-profile.service';
@@ -52,6 +53,7 @@ import { AccountEntity } from './entities/account.entity';
     AccountProfileService,
     LeaderboardHistoryService,
     AccountBadgesService,
+    CompareBadgesService,
     AccountAppsService,
     AccountFriendsService,
     OwnBadgesService,

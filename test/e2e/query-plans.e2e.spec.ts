@@ -63,6 +63,19 @@ const pathOf = (entry: string) => entry.split('#')[0];
  * per-badge boards, location filters, searches and deep rank windows take others.
  */
 const OPERATIONS: Record<string, Operation> = {
+  'account.compareBadges': { body: (f) => ({ accounts: [id(f.caller), id(f.other)] }) },
+  // Every part of the comparison at once: a level match, a difference, filters and a name order.
+  'account.compareBadges#difference': {
+    body: (f) => ({
+      accounts: [id(f.caller), id(f.other), id(f.friendFrom)],
+      difference: { has: id(f.other), lacks: id(f.caller) },
+      match: 'tupleLevel',
+      ignore: ['steam', 'infinite'],
+      excludeAppIds: [f.appId],
+      ranges: [{ type: 'scarcity', min: 1 }],
+      order: { by: 'name', direction: 'asc' },
+    }),
+  },
   'account.findFriendPath': { body: (f) => ({ from: id(f.friendFrom), to: id(f.friendTo) }) },
   'account.getBadgeHeatmap': { body: (f) => id(f.other) },
   'account.getBadgeStats': { body: (f) => id(f.other) },
