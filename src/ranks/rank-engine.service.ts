@@ -1,5 +1,4 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -8,6 +7,7 @@ import { REDIS } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DerivedState, DerivedStateKeeper } from '../derived/derived-state';
+import { VersionedRedisState } from '../derived/versioned-redis-state';
 import { RankKeys } from './rank-keys';
 import { RANKED_COLUMNS, cellOf, memberOf, scopeKeysOf } from './rank-scopes';
 
@@ -15,7 +15,6 @@ import { RANKED_COLUMNS, cellOf, memberOf, scopeKeysOf } from './rank-scopes';
 type RankRow = Record<string, number | string | null> & { account_id: number };
 
 const BATCH = 5_000;
-const LOCK_MS = 30 * 60_000;
 /** Accounts refreshed this close to a rebuild's start are placed again after it, in case the build read them stale. */
 const REBUILD_OVERLAP_MS = 10_000;
 
@@ -33,7 +32,7 @@ const SELECT = `SELECT a.account_id, a.region, a.country_code, a.country_name, a
 export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
   private readonly logger = new JsonLogger('RankEngine');
   readonly keys: RankKeys;
-  private rebuilding: Promise<void> | null = null;
+  private readonly state: VersionedRedisState;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -41,44 +40,22 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.keys = new RankKeys(config);
+    this.state = new VersionedRedisState(redis, this.keys, () => this.build());
   }
 
   /** The first process to start on an empty Redis builds the ranks before serving; the others find them built. */
-  async onApplicationBootstrap(): Promise<void> {
-    if (!(await this.redis.get(this.keys.version))) await this.ensureBuilt();
+  onApplicationBootstrap(): Promise<void> {
+    return this.state.bootstrap();
   }
 
   /** Starts (or joins) a rebuild when no version exists; resolves when that rebuild is done (or another has it). */
   ensureBuilt(): Promise<void> {
-    this.rebuilding ??= this.exclusively(false, async () => {
-      if (!(await this.redis.get(this.keys.version))) await this.build();
-    }).finally(() => (this.rebuilding = null));
-    return this.rebuilding;
+    return this.state.ensureBuilt();
   }
 
   /** Rebuilds from PostgreSQL even when a version exists (operators, the seed), after any build under way. */
-  async rebuild(): Promise<void> {
-    await this.exclusively(true, () => this.build());
-  }
-
-  /** Runs `work` holding the build lock (one build at a time across processes); without `wait`, skips if taken. */
-  private async exclusively(wait: boolean, work: () => Promise<void>): Promise<void> {
-    const token = `${process.pid}:${randomUUID()}`;
-    while (!(await this.redis.set(this.keys.lock, token, 'PX', LOCK_MS, 'NX'))) {
-      if (!wait) return;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    try {
-      await work();
-    } finally {
-      // Release only our own lock (it may have expired and been taken by another builder).
-      await this.redis.eval(
-        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-        1,
-        this.keys.lock,
-        token,
-      );
-    }
+  rebuild(): Promise<void> {
+    return this.state.rebuild();
   }
 
   /**
@@ -135,7 +112,7 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
   /** Fills a fresh version from PostgreSQL in keyset batches, switches readers to it, and drops the old one. */
   private async build(): Promise<void> {
     const started = Date.now();
-    const version = String(await this.redis.incr(this.keys.sequence));
+    const version = await this.state.nextVersion();
     let after = -1;
     let accounts = 0;
     for (;;) {
@@ -151,9 +128,9 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
     const recent: { account_id: number }[] = await this.dataSource.query('SELECT account_id FROM accounts WHERE updated_at >= $1', [
       new Date(started - REBUILD_OVERLAP_MS),
     ]);
-    await this.redis.set(this.keys.version, version);
+    await this.state.serve(version);
     await this.place(recent.map((row) => row.account_id));
-    await this.dropAllBut(version);
+    await this.state.dropAllBut(version);
     this.logger.log({ msg: 'ranks rebuilt', version, accounts, durationMs: Date.now() - started });
   }
 
@@ -195,16 +172,5 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
     pipeline.hset(this.keys.placement(version), ...placement);
     if (countries.size) pipeline.hset(this.keys.countries(version), ...[...countries].flat());
     await pipeline.exec();
-  }
-
-  /** Deletes every build but `keep` (the superseded one, and any orphaned by a partial flush). */
-  private async dropAllBut(keep: string): Promise<void> {
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.keys.everyVersion, 'COUNT', 1000);
-      const stale = keys.filter((key) => this.keys.versionOf(key) !== keep);
-      if (stale.length) await this.redis.unlink(...stale);
-      cursor = next;
-    } while (cursor !== '0');
   }
 }

@@ -1,13 +1,13 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { REDIS } from '../../common/redis/redis.module';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DerivedState, DerivedStateKeeper } from '../../derived/derived-state';
+import { VersionedRedisState } from '../../derived/versioned-redis-state';
 import { memberOf } from '../../ranks/rank-scopes';
 import { CHANGE_WINDOWS } from '../dto/changes.dto';
 import { CHANGE_COLUMNS, ChangeKeys, MAX_WINDOW_DAYS, SET_KINDS } from './change-keys';
@@ -15,7 +15,6 @@ import { Placement, readPlacements } from './change-placement';
 import { PLACE } from './change-scripts';
 
 const BATCH = 2_000;
-const LOCK_MS = 30 * 60_000;
 /** Accounts refreshed this close to a build's start are placed again after it, in case the build read them stale. */
 const REBUILD_OVERLAP_MS = 10_000;
 
@@ -30,7 +29,7 @@ const REBUILD_OVERLAP_MS = 10_000;
 export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap {
   private readonly logger = new JsonLogger('BoardChanges');
   readonly keys: ChangeKeys;
-  private building: Promise<void> | null = null;
+  private readonly state: VersionedRedisState;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -38,29 +37,27 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap 
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.keys = new ChangeKeys(config);
+    this.state = new VersionedRedisState(redis, this.keys, () => this.build());
   }
 
   /** The first process to start on an empty Redis builds the state; the others find it built. */
-  async onApplicationBootstrap(): Promise<void> {
-    if (!(await this.redis.get(this.keys.version))) await this.ensureBuilt();
+  onApplicationBootstrap(): Promise<void> {
+    return this.state.bootstrap();
   }
 
   /** The version being served, or null while none exists (then a build is started). */
   async currentVersion(): Promise<string | null> {
-    const version = await this.redis.get(this.keys.version);
-    if (!version) void this.ensureBuilt();
+    const version = await this.state.current();
+    if (!version) void this.state.ensureBuilt();
     return version;
   }
 
   ensureBuilt(): Promise<void> {
-    this.building ??= this.exclusively(false, async () => {
-      if (!(await this.redis.get(this.keys.version))) await this.build();
-    }).finally(() => (this.building = null));
-    return this.building;
+    return this.state.ensureBuilt();
   }
 
-  async rebuild(): Promise<void> {
-    await this.exclusively(true, () => this.build());
+  rebuild(): Promise<void> {
+    return this.state.rebuild();
   }
 
   /**
@@ -92,32 +89,13 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap 
     return [PLACE, keys.length, ...keys, ...args];
   }
 
-  /** Runs `work` holding the build lock (one build at a time across processes); without `wait`, skips if taken. */
-  private async exclusively(wait: boolean, work: () => Promise<void>): Promise<void> {
-    const token = `${process.pid}:${randomUUID()}`;
-    while (!(await this.redis.set(this.keys.lock, token, 'PX', LOCK_MS, 'NX'))) {
-      if (!wait) return;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    try {
-      await work();
-    } finally {
-      await this.redis.eval(
-        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-        1,
-        this.keys.lock,
-        token,
-      );
-    }
-  }
-
   /**
    * Fills a fresh version from PostgreSQL, a batch of refreshed accounts at a time (only accounts with a run in the
    * longest window can be movers), switches readers to it and drops the old one.
    */
   private async build(): Promise<void> {
     const started = Date.now();
-    const version = String(await this.redis.incr(this.keys.sequence));
+    const version = await this.state.nextVersion();
     const [{ since }]: { since: Date }[] = await this.dataSource.query(`SELECT now() AS since`);
     let after = -1;
     let movers = 0;
@@ -142,9 +120,9 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap 
     );
     // The sweeper applies window edges from the build's start on; earlier ones the build saw.
     await this.redis.set(this.keys.swept(version), since.getTime());
-    await this.redis.set(this.keys.version, version);
+    await this.state.serve(version);
     await this.place(recent.map((row) => row.account_id));
-    await this.dropAllBut(version);
+    await this.state.dropAllBut(version);
     this.logger.log({ msg: 'board changes rebuilt', version, movers, durationMs: Date.now() - started });
   }
 
@@ -193,17 +171,6 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap 
     for (const [key, args] of adds) pipeline.zadd(key, ...args);
     await pipeline.exec();
     return movers;
-  }
-
-  /** Deletes every build but `keep` (the superseded one, and any orphaned by a partial flush). */
-  private async dropAllBut(keep: string): Promise<void> {
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.keys.everyVersion, 'COUNT', 1000);
-      const stale = keys.filter((key) => this.keys.versionOf(key) !== keep);
-      if (stale.length) await this.redis.unlink(...stale);
-      cursor = next;
-    } while (cursor !== '0');
   }
 }
 

@@ -1,0 +1,91 @@
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+
+/** The keys a versioned state needs: which version is served, the next number, the build lock, every build's keys. */
+export interface VersionKeys {
+  readonly version: string;
+  readonly sequence: string;
+  readonly lock: string;
+  /** A SCAN pattern matching every key of every build (not `version` itself). */
+  readonly everyVersion: string;
+  /** The build a key of `everyVersion` belongs to. */
+  versionOf(key: string): string | null;
+}
+
+const LOCK_MS = 30 * 60_000;
+const RELEASE_OWN_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+
+/**
+ * The lifecycle shared by the derived states kept in Redis under versions (the rank engine, the board changes):
+ * everything of one build sits under `v<N>`, a build fills a fresh version while the current one keeps serving,
+ * then switches `version` to it and drops every other. One build at a time across processes (a Redis lock that
+ * expires if its holder dies); within a process, callers join the build under way. Each keeper supplies `build`.
+ */
+export class VersionedRedisState {
+  private building: Promise<void> | null = null;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: VersionKeys,
+    private readonly build: () => Promise<void>,
+  ) {}
+
+  /** The version being served, or null before the first build (and after a flush). */
+  current(): Promise<string | null> {
+    return this.redis.get(this.keys.version);
+  }
+
+  /** The first process to start on an empty Redis builds before serving; the others find it built. */
+  async bootstrap(): Promise<void> {
+    if (!(await this.current())) await this.ensureBuilt();
+  }
+
+  /** Starts (or joins) a build when no version exists; resolves when that build is done (or another process has it). */
+  ensureBuilt(): Promise<void> {
+    this.building ??= this.exclusively(false, async () => {
+      if (!(await this.current())) await this.build();
+    }).finally(() => (this.building = null));
+    return this.building;
+  }
+
+  /** Rebuilds even when a version exists (operators, the seed), after any build under way. */
+  rebuild(): Promise<void> {
+    return this.exclusively(true, () => this.build());
+  }
+
+  /** A fresh version number for a build to fill. */
+  async nextVersion(): Promise<string> {
+    return String(await this.redis.incr(this.keys.sequence));
+  }
+
+  /** Readers switch to `version` from now on. */
+  async serve(version: string): Promise<void> {
+    await this.redis.set(this.keys.version, version);
+  }
+
+  /** Deletes every build but `keep` (the superseded one, and any orphaned by a partial flush). */
+  async dropAllBut(keep: string): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.keys.everyVersion, 'COUNT', 1000);
+      const stale = keys.filter((key) => this.keys.versionOf(key) !== keep);
+      if (stale.length) await this.redis.unlink(...stale);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
+  /** Runs `work` holding the build lock; without `wait`, skips if another process holds it. */
+  private async exclusively(wait: boolean, work: () => Promise<void>): Promise<void> {
+    const token = `${process.pid}:${randomUUID()}`;
+    while (!(await this.redis.set(this.keys.lock, token, 'PX', LOCK_MS, 'NX'))) {
+      if (!wait) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    try {
+      await work();
+    } finally {
+      // Release only our own lock (it may have expired and been taken by another builder).
+      await this.redis.eval(RELEASE_OWN_LOCK, 1, this.keys.lock, token);
+    }
+  }
+}
