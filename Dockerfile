@@ -14,6 +14,8 @@ WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+# The image store's default directory (IMAGE_STORE_DIR); docker-compose.yml mounts a volume on it.
+RUN mkdir -p /app/data/images && chown node:node /app/data/images
 USER node
 EXPOSE 3000
 CMD ["node", "dist/src/main.js"]

@@ -10,6 +10,7 @@ import { V1AccountRefreshSessionBody } from './dto/refresh-session.dto';
 import { AccountSettingsEntity } from './entities/account-settings.entity';
 import { AccountEntity } from './entities/account.entity';
 import { toSettingsBody } from './mappers/settings.mapper';
+import { AccountImagesService } from '../images/account-images.service';
 
 /** The signed-in user's own account: settings, developer apps with their analytics, sessions. */
 @Injectable()
@@ -20,6 +21,7 @@ export class AccountSettingsService {
     private readonly apiKeys: ApiKeyService,
     private readonly usage: ApiKeyUsageService,
     private readonly sessions: SessionService,
+    private readonly images: AccountImagesService,
   ) {}
 
   async getSettings(accountId: number): Promise<V1AccountGetSettingsBody> {
@@ -28,9 +30,13 @@ export class AccountSettingsService {
       this.settings.findOne({ where: { accountId } }),
     ]);
     if (!account || !settings) throw notFound(`Account ${accountId} has no settings.`);
-    const [keys, sessions] = await Promise.all([this.apiKeys.listForAccount(accountId), this.sessions.listActive(accountId)]);
+    const [keys, sessions, images] = await Promise.all([
+      this.apiKeys.listForAccount(accountId),
+      this.sessions.listActive(accountId),
+      this.images.list(accountId),
+    ]);
     const { perKey, total } = await this.usage.analytics(keys.map((key) => key.keyId));
-    return toSettingsBody({ account, settings, keys, sessions, perKey, total });
+    return toSettingsBody({ account, settings, keys, sessions, perKey, total, images });
   }
 
   async refreshSession(refreshToken: string, client: ClientInfo): Promise<V1AccountRefreshSessionBody> {

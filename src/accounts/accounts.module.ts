@@ -34,6 +34,7 @@ import { AccountSettingsService } from './account-settings.service';
 import { AccountRoleEntity } from './entities/account-role.entity';
 import { AccountSettingsEntity } from './entities/account-settings.entity';
 import { AccountEntity } from './entities/account.entity';
+import { ImagesModule } from '../images/images.module';
 
 @Module({
   imports: [
@@ -44,6 +45,7 @@ import { AccountEntity } from './entities/account.entity';
     BadgesModule,
     LeaderboardAccountsModule,
     SearchModule,
+    ImagesModule,
     TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity, AccountFriendEntity]),
   ],
   controllers: [AccountsController, AccountSettingsController, AccountStreamController, OwnAccountController],

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+
 /**
  * The service's whole configuration, read from the environment and validated exactly once at boot.
  * Nothing else in the code base reads `process.env`: everything receives an AppConfig.
@@ -65,6 +67,12 @@ export interface AppConfig {
   ranks: {
     /** Entries all per-app and per-badge boards may hold together before the least recently read are dropped. */
     lazyBudget: number;
+  };
+  images: {
+    /** Where the directory image store keeps uploaded images (absolute; resolved from the working directory). */
+    storeDir: string;
+    /** The body limit of account.uploadImages only (base64 inflates images by a third); every other route keeps bodyLimitBytes. */
+    uploadBodyLimitBytes: number;
   };
 }
 
@@ -170,6 +178,10 @@ export function loadConfig(env: Env): AppConfig {
     },
     ranks: {
       lazyBudget: int(env, 'RANK_LAZY_BUDGET', 5_000_000, 1, 100_000_000),
+    },
+    images: {
+      storeDir: resolve(env.IMAGE_STORE_DIR || 'data/images'),
+      uploadBodyLimitBytes: int(env, 'IMAGE_UPLOAD_BODY_LIMIT_BYTES', 20 * 1024 * 1024, 1024, 128 * 1024 * 1024),
     },
   };
 }

@@ -58,9 +58,9 @@ const pathOf = (entry: string) => entry.split('#')[0];
 /**
  * One minimal valid body per routed POST operation, each called once. The writes are included (their reads are
  * request paths like any other; their INSERT / UPDATE / DELETE statements are not planned) and run last, in this
- * order: badge.setTags, account.queueUpdate, account.refreshInventory, account.refreshSession (it revokes the
- * session). There is no uploadImages operation. Only the path a minimal body takes is checked: per-app and
- * per-badge boards, location filters, searches and deep rank windows take others.
+ * order: badge.setTags, account.queueUpdate, account.refreshInventory, account.uploadImages (an empty list: it
+ * reads none of the four tables), account.refreshSession (it revokes the session). Only the path a minimal body
+ * takes is checked: per-app and per-badge boards, location filters, searches and deep rank windows take others.
  */
 const OPERATIONS: Record<string, Operation> = {
   'account.compareBadges': { body: (f) => ({ accounts: [id(f.caller), id(f.other)] }) },
@@ -120,6 +120,7 @@ const OPERATIONS: Record<string, Operation> = {
   'badge.setTags': { body: (f) => ({ badgeId: `bdg_${f.badgeId}`, expectedTagsVersion: '0', colors: ['col_red'] }) },
   'account.queueUpdate': { body: (f) => id(f.other) },
   'account.refreshInventory': { body: () => ({}) },
+  'account.uploadImages': { body: () => ({ images: [] }), as: 'session' },
   'account.refreshSession': { body: (f) => ({ refreshToken: f.refreshToken }), as: 'none' },
 };
 

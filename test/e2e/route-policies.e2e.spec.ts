@@ -51,7 +51,13 @@ describe('credential policies', () => {
     const open = routesOf(ctx)
       .filter((route) => route.policy === 'public' || route.policy === 'refresh-token')
       .map((route) => `${route.method} ${route.path}`);
-    expect(open.sort()).toEqual(['GET /health', 'GET /schemas/:file', 'POST /v1/account.refreshSession', 'POST /v1/donate.getGoal']);
+    expect(open.sort()).toEqual([
+      'GET /health',
+      'GET /images/:file',
+      'GET /schemas/:file',
+      'POST /v1/account.refreshSession',
+      'POST /v1/donate.getGoal',
+    ]);
   });
 
   it('should answer 401 without a credential on every route that needs one', async () => {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { ConfigError, loadConfig, redactUrl } from '../../src/config/app-config';
 
 describe('loadConfig', () => {
@@ -35,6 +36,15 @@ describe('loadConfig', () => {
   ])('should reject %s=%s with a message naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('should resolve the image store directory and keep the large body limit to its own variable', () => {
+    const config = loadConfig({});
+    expect(config.images.storeDir).toBe(join(process.cwd(), 'data', 'images'));
+    expect(config.images.uploadBodyLimitBytes).toBe(20 * 1024 * 1024);
+    expect(config.bodyLimitBytes).toBe(256 * 1024);
+    expect(loadConfig({ IMAGE_STORE_DIR: '/srv/images' }).images.storeDir).toBe('/srv/images');
+    expect(() => loadConfig({ IMAGE_UPLOAD_BODY_LIMIT_BYTES: '1gb' })).toThrow(/IMAGE_UPLOAD_BODY_LIMIT_BYTES must be an integer/);
   });
 
   it('should never echo credentials of a bad URL', () => {

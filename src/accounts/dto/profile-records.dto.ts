@@ -17,7 +17,11 @@ export class Connection {
 
 export class Image {
   @ApiProperty({ description: 'Only one image per type is active.' }) active: boolean;
-  @ApiProperty({ example: 'avatar.png' }) fileName: string;
+  @ApiProperty({
+    example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.png',
+    description: 'The stored image, served at `GET /images/<fileName>`: the SHA-256 of its bytes and its format.',
+  })
+  fileName: string;
   @ApiProperty({ example: 'img_wasd123' }) imageId: string;
   @ApiProperty({ enum: IMAGE_TYPES }) imageType: (typeof IMAGE_TYPES)[number];
 }

@@ -55,6 +55,7 @@ function accountRecord(account: AccountEntity, roles: AccountRoleEntity[]) {
     economyBan: account.economyBan,
     steamSetsVanity: account.siteVanity ?? '',
     steamVanity: account.platformVanity ?? '',
+    // The profile's own images are listed by AccountProfileService; rows in lists do not load them (see docs).
     images: [],
     roles: toRoles(roles),
     ...location(account),

@@ -3,6 +3,7 @@ import { UsageAnalytics } from '../../auth/api-key-usage.service';
 import { ApiKeyEntity } from '../../auth/entities/api-key.entity';
 import { UserSessionEntity } from '../../auth/entities/user-session.entity';
 import { DeveloperApp, DeveloperAppAnalytics, Session, V1AccountGetSettingsBody } from '../dto/account-settings.dto';
+import { Image } from '../dto/profile-records.dto';
 import { AccountSettingsEntity } from '../entities/account-settings.entity';
 import { AccountEntity } from '../entities/account.entity';
 
@@ -44,19 +45,20 @@ export interface SettingsParts {
   sessions: UserSessionEntity[];
   perKey: Map<string, UsageAnalytics>;
   total: UsageAnalytics;
+  images: Image[];
 }
 
 export function toSettingsBody(parts: SettingsParts): V1AccountGetSettingsBody {
   const { account, settings } = parts;
   return {
     chosenRole: settings.chosenRole ? { role: settings.chosenRole, tier: settings.chosenTier ?? 'tier_1' } : null,
-    // Linking external accounts and uploading images are not offered by this service yet: nothing to list.
+    // Linking external accounts is not offered by this service yet: nothing to list.
     connections: [],
     developerApps: parts.keys.map((key) => toDeveloperApp(key, parts.perKey.get(key.keyId))),
     email: settings.email,
     emailVerifiedAt: settings.emailVerifiedAt?.toISOString() ?? null,
     hidden: settings.hidden,
-    images: [],
+    images: parts.images,
     language: settings.language,
     privacy: account.privacy,
     sessions: parts.sessions.map(toSession),

@@ -30,9 +30,14 @@ const BODY_PARSER_DETAILS: Record<string, string> = {
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
   private readonly parse: RequestHandler;
+  /** The operations allowed larger bodies, by lower-cased path (express matches paths case-insensitively). */
+  private readonly generous: Map<string, RequestHandler>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.parse = json({ limit: config.bodyLimitBytes, strict: false, inflate: false, type: JSON_TYPES });
+    const parser = (limit: number) => json({ limit, strict: false, inflate: false, type: JSON_TYPES });
+    this.parse = parser(config.bodyLimitBytes);
+    // Images travel as base64 in JSON (the wire format), so their operation needs megabytes; nothing else does.
+    this.generous = new Map([['/v1/account.uploadimages', parser(Math.max(config.bodyLimitBytes, config.images.uploadBodyLimitBytes))]]);
   }
 
   use(request: Request, response: Response, next: NextFunction): void {
@@ -41,7 +46,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
       request.resume();
       return next(unsupportedMediaType('The request body must be JSON, sent as Content-Type: application/json.'));
     }
-    this.parse(request, response, (error?: unknown) => {
+    this.parserFor(request)(request, response, (error?: unknown) => {
       if (error) return next(toProblem(error));
       const body: unknown = request.body;
       if (body && typeof body === 'object' && !Array.isArray(body) && '$schema' in body) {
@@ -50,6 +55,25 @@ export class JsonBodyMiddleware implements NestMiddleware {
       next();
     });
   }
+
+  /**
+   * The body is parsed before the guard runs. The large limit goes only to a request that carries a bearer token
+   * that is not an API key (the operation takes user sessions only); any other request's body is discarded unread
+   * as it arrives, and the guard answers 401, so no caller can make the server buffer megabytes it will refuse.
+   */
+  private parserFor(request: Request): RequestHandler {
+    // originalUrl: `path` is relative to where Nest mounted the middleware.
+    const path = request.originalUrl.split('?')[0];
+    const generous = this.generous.get(path.toLowerCase().replace(/\/+$/, ''));
+    if (!generous) return this.parse;
+    const token = /^Bearer\s+(\S+)$/i.exec(request.header('authorization') ?? '')?.[1];
+    return token && !token.startsWith('sk_') ? generous : discardBody;
+  }
+}
+
+function discardBody(request: Request, _response: Response, next: NextFunction): void {
+  request.resume();
+  next();
 }
 
 /** A body is present when it is chunked or has a non-zero length (type-is counts `Content-Length: 0` as one). */

@@ -13,6 +13,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Authenticated but not allowed',
   404: 'The referenced resource is unknown',
   409: 'Conflict',
+  413: 'The request body is larger than the operation accepts',
   415: 'The request body is not JSON, or is compressed',
   422: 'Validation failure',
   429: 'Rate limited',

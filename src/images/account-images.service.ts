@@ -1,0 +1,163 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { Image } from '../accounts/dto/profile-records.dto';
+import { JsonLogger } from '../common/logging/json-logger';
+import { safeErrorFields } from '../common/logging/safe-error';
+import { ErrorDetail, unprocessable } from '../common/problem/problem.exception';
+import { V1AccountUploadedImage } from './dto/upload-images.dto';
+import { AccountImageEntity } from './entities/account-image.entity';
+import { contentTypeOfName } from './image-formats';
+import { ImageProcessor, ImageRejected, ProcessedImage } from './image-processor';
+import { ImageStore, StoredImage } from './image-store';
+
+/** Uploads of each type an account keeps: the active one and the previous few (listed inactive). */
+export const KEPT_PER_TYPE = 5;
+
+/**
+ * Advisory lock spaces (two-int keys never collide with the single-bigint migration lock): one account's
+ * uploads run one at a time (the "one active per type" swap), and a stored file is written, referenced and
+ * reclaimed under a lock on its name, so a file is never deleted while a transaction is about to reference it.
+ */
+const ACCOUNT_LOCKS = 0x494d4701;
+const FILE_LOCKS = 0x494d4702;
+
+export interface ImageFile extends StoredImage {
+  contentType: string;
+  /** A strong validator: the name is the hash of the bytes. */
+  etag: string;
+}
+
+/** account.uploadImages, the `images` of profiles and settings, and reading stored files back. */
+@Injectable()
+export class AccountImagesService {
+  private readonly logger = new JsonLogger('AccountImagesService');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: ImageStore,
+    private readonly processor: ImageProcessor,
+  ) {}
+
+  /**
+   * Checks every image before storing any (a refusal leaves the store and the database as they were), then
+   * writes the files and the rows in one transaction; each upload becomes the active image of its type.
+   */
+  async upload(accountId: number, items: V1AccountUploadedImage[] | null): Promise<Image[]> {
+    if (!items?.length) return [];
+    const processed = await this.processAll(items);
+    const rows = processed.map((image) => this.rowOf(accountId, image));
+    let pruned: string[];
+    try {
+      pruned = await this.dataSource.transaction((manager) => this.storeAll(manager, accountId, processed, rows));
+    } catch (error) {
+      // Files written before the failure that no committed row references (best effort: the database may be away).
+      await this.reclaim(processed.map((image) => image.fileName));
+      throw error;
+    }
+    await this.reclaim(pruned);
+    return rows.map(toImage);
+  }
+
+  /** Every image of the account, by type, the active one first, then newest first. */
+  async list(accountId: number): Promise<Image[]> {
+    const rows = await this.dataSource.getRepository(AccountImageEntity).find({
+      where: { accountId },
+      order: { imageType: 'ASC', active: 'DESC', createdAt: 'DESC', imageId: 'ASC' },
+    });
+    return rows.map(toImage);
+  }
+
+  /** A stored file by its served name; null for a name that is not one or is not stored. */
+  async openFile(name: string): Promise<ImageFile | null> {
+    const contentType = contentTypeOfName(name);
+    if (!contentType) return null;
+    const stored = await this.store.open(name);
+    return stored && { ...stored, contentType, etag: `"${name.slice(0, name.indexOf('.'))}"` };
+  }
+
+  /** One image after the other: libvips already spreads one image over the cores. */
+  private async processAll(items: V1AccountUploadedImage[]): Promise<ProcessedImage[]> {
+    const errors: ErrorDetail[] = [];
+    const seen = new Set<string>();
+    items.forEach((item, index) => {
+      if (seen.has(item.type)) errors.push({ location: `body.images[${index}].type`, message: `a second ${item.type}: send one per type` });
+      seen.add(item.type);
+    });
+    const processed: ProcessedImage[] = [];
+    for (const [index, item] of items.entries()) {
+      try {
+        processed.push(await this.processor.process(item.data, item.type));
+      } catch (error) {
+        if (!(error instanceof ImageRejected)) throw error;
+        errors.push({ location: `body.images[${index}].data`, message: `The ${item.type} image ${error.message}.` });
+      }
+    }
+    if (errors.length) {
+      throw unprocessable(`${errors.length} image(s) refused; nothing was stored: ${errors[0].location}.`, errors);
+    }
+    return processed;
+  }
+
+  /** Inside the upload's transaction; returns the names of files whose rows were pruned. */
+  private async storeAll(manager: EntityManager, accountId: number, images: ProcessedImage[], rows: AccountImageEntity[]) {
+    await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [ACCOUNT_LOCKS, accountId]);
+    const names = [...new Set(images.map((image) => image.fileName))].sort();
+    for (const name of names) await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FILE_LOCKS, name]);
+    // Content-addressed: rewriting a file that is already there writes the same bytes.
+    for (const name of names) await this.store.put(name, images.find((image) => image.fileName === name)!.bytes);
+    const types = images.map((image) => image.type);
+    await manager.query('UPDATE account_images SET active = false WHERE account_id = $1 AND image_type = ANY($2) AND active', [
+      accountId,
+      types,
+    ]);
+    await manager.getRepository(AccountImageEntity).insert(rows);
+    // TypeORM answers a DELETE … RETURNING with [rows, count].
+    const [pruned]: [{ file_name: string }[], number] = await manager.query(
+      `DELETE FROM account_images WHERE image_id IN (
+         SELECT image_id FROM (
+           SELECT image_id, row_number() OVER (PARTITION BY image_type ORDER BY active DESC, created_at DESC, image_id) AS n
+             FROM account_images WHERE account_id = $1 AND image_type = ANY($2)) ranked
+          WHERE n > $3)
+       RETURNING file_name`,
+      [accountId, types, KEPT_PER_TYPE],
+    );
+    return pruned.map((row) => row.file_name);
+  }
+
+  /** Deletes each named file that no row references, under its file lock (see FILE_LOCKS). Never throws. */
+  private async reclaim(names: string[]): Promise<void> {
+    for (const name of new Set(names)) {
+      try {
+        await this.dataSource.transaction(async (manager) => {
+          await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FILE_LOCKS, name]);
+          const referenced: unknown[] = await manager.query('SELECT 1 FROM account_images WHERE file_name = $1 LIMIT 1', [name]);
+          if (!referenced.length) await this.store.delete(name);
+        });
+      } catch (error) {
+        // An unreferenced file is harmless (never listed); it stays until an upload of the same bytes reuses it.
+        this.logger.warn({ msg: 'image file not reclaimed', file: name, ...safeErrorFields(error) });
+      }
+    }
+  }
+
+  private rowOf(accountId: number, image: ProcessedImage): AccountImageEntity {
+    return Object.assign(new AccountImageEntity(), {
+      imageId: `img_${randomBytes(9).toString('base64url')}`,
+      accountId,
+      imageType: image.type,
+      fileName: image.fileName,
+      format: image.format,
+      width: image.width,
+      height: image.height,
+      frames: image.frames,
+      byteSize: image.bytes.length,
+      active: true,
+    });
+  }
+}
+
+function toImage(row: AccountImageEntity): Image {
+  return { active: row.active, fileName: row.fileName, imageId: row.imageId, imageType: row.imageType };
+}

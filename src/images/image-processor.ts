@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import { FORMAT_FILES, IMAGE_LIMITS, ImageFormat, ImageType, sniffFormat } from './image-formats';
+
+/** An upload that passed every check, re-encoded and ready to store. */
+export interface ProcessedImage {
+  type: ImageType;
+  format: ImageFormat;
+  /** The re-encoded bytes: no EXIF, XMP, ICC or comments of the upload survive. */
+  bytes: Buffer;
+  /** `<sha256 of bytes>.<extension>`: the store key, the served name and the strong ETag. */
+  fileName: string;
+  sha256: string;
+  width: number;
+  /** Of one frame. */
+  height: number;
+  frames: number;
+}
+
+/** Why an upload was refused; the message is shown to the client, located at the image's `data`. */
+export class ImageRejected extends Error {}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Clients often send what a browser's FileReader gives them; the claimed type in it is ignored like any other. */
+const DATA_URL_PREFIX = /^data:[\w.+-]+\/[\w.+-]+;base64,/;
+
+// Decoded pixels are used once: libvips' operation cache would only hold on to memory.
+sharp.cache(false);
+
+/**
+ * Checks an upload by its content and re-encodes it. Nothing here touches storage, so every image of a request
+ * is checked before any of them is stored. The checks, cheapest first: strict base64 and its size; the format's
+ * signature (the bytes decide, never a claimed type); the header decoded by libvips (format, dimensions, frame
+ * count) against the type's bounds, before any pixel is allocated; then a full decode that refuses truncated or
+ * corrupt data, and a re-encode in the same format, which drops every metadata block of the upload (location
+ * EXIF among them) after applying its EXIF orientation.
+ */
+@Injectable()
+export class ImageProcessor {
+  async process(data: string, type: ImageType): Promise<ProcessedImage> {
+    const limits = IMAGE_LIMITS[type];
+    const bytes = this.decodeBase64(data, limits.maxBytes);
+    const format = sniffFormat(bytes);
+    if (!format) throw new ImageRejected('is not a PNG, JPEG, GIF or WebP image (judged by its content, not its claimed type)');
+
+    const header = await sharp(bytes, { failOn: 'truncated' })
+      .metadata()
+      .catch(() => null);
+    if (!header || header.format !== format || !header.width || !header.height) {
+      throw new ImageRejected(`could not be decoded as ${format.toUpperCase()}: its header is corrupt`);
+    }
+    const width = header.width;
+    const height = header.pageHeight ?? header.height;
+    const frames = header.pages ?? 1;
+    if (width > limits.maxWidth || height > limits.maxHeight) {
+      throw new ImageRejected(`is ${width}×${height} pixels; a ${type} may be at most ${limits.maxWidth}×${limits.maxHeight}`);
+    }
+    const animated = limits.maxFrames > 1 && frames > 1;
+    if (animated && frames > limits.maxFrames) {
+      throw new ImageRejected(`has ${frames} frames; a ${type} may have at most ${limits.maxFrames}`);
+    }
+
+    const pixelLimit = limits.maxWidth * limits.maxHeight * (animated ? limits.maxFrames : 1);
+    const rotate = !animated && (header.orientation ?? 1) > 1;
+    const encoded = await this.reencode(bytes, format, { animated, rotate, pixelLimit }).catch(() => {
+      throw new ImageRejected(`could not be decoded as ${format.toUpperCase()}: the data is truncated or corrupt`);
+    });
+    const sha256 = createHash('sha256').update(encoded.data).digest('hex');
+    return {
+      type,
+      format,
+      bytes: encoded.data,
+      fileName: `${sha256}.${FORMAT_FILES[format].extension}`,
+      sha256,
+      width: encoded.info.width,
+      height: encoded.info.pageHeight ?? encoded.info.height,
+      frames: animated ? frames : 1,
+    };
+  }
+
+  /** Strict base64 (Buffer.from skips characters it does not know, which would pass garbage on as bytes). */
+  private decodeBase64(data: string, maxBytes: number): Buffer {
+    const body = data.replace(DATA_URL_PREFIX, '');
+    // Checked on the text first, so an oversized upload is never decoded.
+    const padding = body.endsWith('==') ? 2 : body.endsWith('=') ? 1 : 0;
+    if (Math.floor((body.length * 3) / 4) - padding > maxBytes) {
+      throw new ImageRejected(`is larger than ${maxBytes} bytes`);
+    }
+    if (body.length === 0 || body.length % 4 !== 0 || !BASE64.test(body)) throw new ImageRejected('is not base64');
+    return Buffer.from(body, 'base64');
+  }
+
+  private reencode(bytes: Buffer, format: ImageFormat, options: { animated: boolean; rotate: boolean; pixelLimit: number }) {
+    // The header was checked against the bounds; the pixel limit only guards against frames that disagree with it.
+    let image = sharp(bytes, { failOn: 'truncated', animated: options.animated, limitInputPixels: options.pixelLimit });
+    if (options.rotate) image = image.autoOrient();
+    switch (format) {
+      case 'png':
+        image = image.png();
+        break;
+      case 'jpeg':
+        image = image.jpeg({ quality: 90 });
+        break;
+      case 'gif':
+        image = image.gif();
+        break;
+      case 'webp':
+        // A lossless upload (a VP8L bitstream) stays lossless; a lossy one is re-encoded at high quality.
+        image = image.webp(bytes.subarray(12, 16).toString('latin1') === 'VP8L' ? { lossless: true } : { quality: 90 });
+        break;
+    }
+    return image.toBuffer({ resolveWithObject: true });
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * # Image store
+ *
+ * Profile images uploaded by their owners (`account.uploadImages`, session only) and served back.
+ *
+ * - **Checked by content** (`ImageProcessor`): strict base64, the format's signature (PNG, JPEG, GIF, WebP —
+ *   never the claimed type), the header decoded by libvips (sharp) against the bounds of the image type
+ *   (`IMAGE_LIMITS`: bytes, width, height, frames), then a full decode that refuses truncated or corrupt data,
+ *   and a re-encode in the same format that drops all metadata. Every image of a request is checked before any
+ *   is stored: a refusal (422, `errors[].location` = `body.images[i].data`) leaves nothing behind.
+ * - **Stored outside the rows** (`ImageStore`): bytes by content address, `<sha256>.<ext>`, in a directory
+ *   (`IMAGE_STORE_DIR`, `DirectoryImageStore`) or any store bound to the same three calls (an object store).
+ *   `account_images` holds what references them (type, active flag, dimensions); the newest
+ *   `KEPT_PER_TYPE` uploads of a type are kept, the newest active. Files no row references are deleted.
+ * - **Served** at `GET /images/<fileName>` with `Cache-Control: immutable`, a strong `ETag` (the hash) and 304s.
+ * - **Listed** in the `images` of `account.getInfo` and `account.getSettings` (`AccountImagesService.list`).
+ * - **Body limit**: this operation alone accepts bodies up to `IMAGE_UPLOAD_BODY_LIMIT_BYTES` (see
+ *   JsonBodyMiddleware); every other keeps `BODY_LIMIT_BYTES`.
+ */
+import { Module } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { AccountImagesService } from './account-images.service';
+import { DirectoryImageStore } from './directory-image-store';
+import { ImageFilesController } from './image-files.controller';
+import { ImageProcessor } from './image-processor';
+import { ImageStore } from './image-store';
+import { UploadImagesController } from './upload-images.controller';
+
+@Module({
+  controllers: [UploadImagesController, ImageFilesController],
+  providers: [
+    ImageProcessor,
+    AccountImagesService,
+    // An object store would be bound here instead, from its own config.
+    { provide: ImageStore, useFactory: (config: AppConfig) => new DirectoryImageStore(config.images.storeDir), inject: [APP_CONFIG] },
+  ],
+  exports: [AccountImagesService],
+})
+export class ImagesModule {}
