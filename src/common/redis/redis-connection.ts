@@ -40,6 +40,8 @@ export function commandClientOptions(url: string): RedisOptions {
     maxRetriesPerRequest: 1,
     connectTimeout: 5000,
     commandTimeout: 5000,
+    // Commands issued by concurrent requests in the same tick leave in one write: fewer syscalls under load.
+    enableAutoPipelining: true,
   };
 }
 
