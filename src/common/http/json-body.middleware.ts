@@ -3,7 +3,8 @@ import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { ProblemException, unsupportedMediaType } from '../problem/problem.exception';
+import { ProblemException, unprocessable, unsupportedMediaType } from '../problem/problem.exception';
+import { jsonLimitBreach } from './json-depth';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -32,7 +33,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
   private readonly parse: RequestHandler;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.parse = json({ limit: config.bodyLimitBytes, strict: false, inflate: false, type: JSON_TYPES });
+    this.parse = json({ limit: config.bodyLimitBytes, strict: false, inflate: false, type: JSON_TYPES, verify: refuseOversizedStructure });
   }
 
   use(request: Request, response: Response, next: NextFunction): void {
@@ -58,7 +59,29 @@ function hasBody(request: Request): boolean {
   return request.header('transfer-encoding') !== undefined || (length !== undefined && length.trim() !== '0');
 }
 
+/**
+ * body-parser's `verify` hook: runs on the raw bytes before JSON.parse, so a body nested too deeply or with a
+ * huge array or object is refused without being parsed (a few milliseconds at most for the largest body).
+ */
+function refuseOversizedStructure(_request: unknown, _response: unknown, body: Buffer): void {
+  const breach = jsonLimitBreach(body);
+  if (breach) throw new StructureBreach(breach.location, breach.message);
+}
+
+class StructureBreach extends Error {
+  constructor(
+    readonly location: string,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
 function toProblem(error: unknown): unknown {
+  // body-parser wraps what verify throws; the original is kept as the same object with its fields.
+  if (error instanceof StructureBreach) {
+    return unprocessable(`The request has 1 invalid field(s): ${error.location}.`, [{ location: error.location, message: error.reason }]);
+  }
   const parserError = error as { type?: string; status?: number };
   const status = parserError.status;
   if (!status || status >= 500) return error;
