@@ -14,7 +14,7 @@ import { CredentialGuard } from './auth/guards/credential.guard';
 import { HealthController } from './common/health/health.controller';
 import { JsonBodyMiddleware } from './common/http/json-body.middleware';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
-import { WireValidationPipe } from './common/http/validation';
+import { RequestSchemas, WireValidationPipe } from './common/http/validation';
 import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
 import { SchemasController } from './common/openapi/schemas.controller';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
@@ -47,6 +47,7 @@ export class ApiModule implements NestModule {
       controllers: [HealthController, SchemasController],
       providers: [
         JsonSchemaRegistry,
+        RequestSchemas,
         SimulatorHostService,
         { provide: APP_GUARD, useClass: CredentialGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },

@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { ApiModule } from './api.module';
+import { RequestSchemas } from './common/http/validation';
 import { JsonLogger } from './common/logging/json-logger';
 import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
 import { createOpenApiDocument } from './common/openapi/openapi';
@@ -24,6 +25,8 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
   if (config.trustProxyHops > 0) app.set('trust proxy', config.trustProxyHops);
   const document = createOpenApiDocument(app);
   app.get(JsonSchemaRegistry).load(document, config.publicBaseUrl);
+  // Requests are validated against this same document (see WireValidationPipe).
+  app.get(RequestSchemas).load(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
   return app;
 }

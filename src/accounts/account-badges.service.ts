@@ -78,7 +78,7 @@ export class AccountBadgesService {
     });
     where.range('ab.level', filters.level);
     for (const legacyValue of request.valueFilter ?? []) {
-      where.add((p) => `${legacyValue.type === 'level' ? 'ab.level' : 'b.scarcity'} = ${p}`, Number(legacyValue.value));
+      where.add((p) => `${legacyValue.type === 'level' ? 'ab.level' : 'b.scarcity'} = ${p}::bigint`, Number(legacyValue.value));
     }
     if (filters.hasHighestLevel !== undefined && filters.hasHighestLevel !== null) {
       const comparison = filters.hasHighestLevel ? '>=' : '<';

@@ -25,8 +25,9 @@ export class AccountLookupService {
     private readonly totals: PlatformTotals,
   ) {}
 
-  async findTracked(selector: AccountSelector): Promise<AccountEntity> {
-    const account = await this.findLocal(selector);
+  /** `at` is where the selector sits in the request (`body.from`), for the 422 of an empty one. */
+  async findTracked(selector: AccountSelector, at = 'body'): Promise<AccountEntity> {
+    const account = await this.findLocal(selector, at);
     if (!account) throw notFound('The account is not tracked by this service; queue an update to add it.');
     return account;
   }
@@ -51,7 +52,7 @@ export class AccountLookupService {
     return { accountId, created };
   }
 
-  private async findLocal(selector: AccountSelector): Promise<AccountEntity | null> {
+  private async findLocal(selector: AccountSelector, at = 'body'): Promise<AccountEntity | null> {
     const { id, vanity } = selector;
     if (id?.accountId !== undefined) return this.accounts.findOne({ where: { accountId: id.accountId } });
     if (id?.steamId64 !== undefined) {
@@ -63,7 +64,7 @@ export class AccountLookupService {
       return this.accounts.findOne({ where: vanity.type === 'steam' ? { platformVanity: value } : { siteVanity: value } });
     }
     throw unprocessable('Name the account with `id` or `vanity`.', [
-      { location: 'body', message: 'one of id.accountId, id.steamId64 or vanity is required', value: selector },
+      { location: `${at}.id`, message: 'one of id.accountId, id.steamId64 or vanity is required', value: selector.id },
     ]);
   }
 

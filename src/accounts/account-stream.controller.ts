@@ -1,5 +1,5 @@
 import { Controller, MessageEvent, Query, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { Observable } from 'rxjs';
 import { WireStream } from '../common/wire/wire-operation.decorator';
 import { AccountSubscribeQuery } from './dto/account-subscribe.dto';
@@ -22,6 +22,8 @@ export class AccountStreamController {
       '- `account-update-progress`: `{progress: UpdateProgress}` at every step of an update',
     ].join('\n'),
   })
+  // The query's schema is a component of the document too: the validation pipe checks the query against it.
+  @ApiExtraModels(AccountSubscribeQuery)
   @UseGuards(TrackedAccountGuard)
   subscribe(@Query() query: AccountSubscribeQuery): Observable<MessageEvent> {
     return this.streams.open(query.accountId);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ProblemException } from '../common/problem/problem.exception';
 import { AccountLookupService } from './account-lookup.service';
 import { V1AccountFindFriendPathRequestBody, V1AccountFindFriendPathResponseBody } from './dto/friend-path.dto';
 import { FriendGraphService } from './friend-graph.service';
@@ -17,9 +18,19 @@ export class FriendPathService {
   ) {}
 
   async find(request: V1AccountFindFriendPathRequestBody): Promise<V1AccountFindFriendPathResponseBody> {
-    const [from, to] = await Promise.all([this.lookup.findTracked(request.from), this.lookup.findTracked(request.to)]);
-    // An excluded account the service does not know cannot be on a path anyway.
-    const excluded = await Promise.all((request.exclude ?? []).map((selector) => this.lookup.findTracked(selector).catch(() => null)));
+    const [from, to] = await Promise.all([
+      this.lookup.findTracked(request.from, 'body.from'),
+      this.lookup.findTracked(request.to, 'body.to'),
+    ]);
+    // An excluded account the service does not know cannot be on a path anyway; one that names nobody is a 422.
+    const excluded = await Promise.all(
+      (request.exclude ?? []).map((selector, i) =>
+        this.lookup.findTracked(selector, `body.exclude[${i}]`).catch((error: unknown) => {
+          if (error instanceof ProblemException && error.getStatus() === 404) return null;
+          throw error;
+        }),
+      ),
+    );
     const exclude = new Set(
       excluded.flatMap((account) => (account ? [account.accountId] : [])).filter((id) => id !== from.accountId && id !== to.accountId),
     );

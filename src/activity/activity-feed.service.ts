@@ -27,7 +27,7 @@ export class ActivityFeedService {
 
   async list(query: FeedQuery): Promise<V1ActivityListAccountFeedResponseBody> {
     const limit = query.limit ?? FEED_DEFAULT_LIMIT;
-    const cursor = query.cursor ? decodeCursor<[string, string]>(query.cursor, ['string', 'string']) : null;
+    const cursor = query.cursor ? decodeCursor(query.cursor, ['timestamp', 'int64']) : null;
     const types = [...new Set(query.eventTypes ?? [])];
     const rows =
       query.accountId === undefined && types.length

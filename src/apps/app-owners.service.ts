@@ -23,7 +23,7 @@ export class AppOwnersService {
   async list(request: AppListOwnersRequestBody, callerAccountId: number): Promise<AppListOwnersResponseBody> {
     const maxPageSize = await this.accounts.maxPageSize(callerAccountId);
     const limit = Math.min(request.limit ?? maxPageSize, maxPageSize);
-    const after = request.cursor ? decodeCursor<[number, number]>(request.cursor, ['number', 'number']) : null;
+    const after = request.cursor ? decodeCursor(request.cursor, ['int32', 'int32']) : null;
     const [owners, rows] = await Promise.all([
       this.trackedOwners(request.appId),
       this.dataSource.query(OWNERS_PAGE, [[request.appId], 0, limit + 1, after?.[0] ?? null, after?.[1] ?? null]) as Promise<

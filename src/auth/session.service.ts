@@ -36,7 +36,7 @@ export class SessionService {
         sessionId: `ses_${randomHex(8)}`,
         accountId,
         ip: client.ip ?? '',
-        userAgent: client.userAgent ?? '',
+        userAgent: storedUserAgent(client.userAgent) ?? '',
         lastSeen: now,
         revokedAt: null,
         ...tokens.columns,
@@ -76,7 +76,7 @@ export class SessionService {
       ...tokens.columns,
       lastSeen: now,
       ...(client.ip ? { ip: client.ip } : {}),
-      ...(client.userAgent ? { userAgent: client.userAgent } : {}),
+      ...(client.userAgent ? { userAgent: storedUserAgent(client.userAgent) } : {}),
     };
     const result = await this.sessions.update({ sessionId: session.sessionId, refreshHash: oldHash }, changes);
     if (!result.affected) return null;
@@ -114,4 +114,9 @@ export class SessionService {
       },
     };
   }
+}
+
+/** A User-Agent is shown back in the session list: the first 512 characters are plenty, whatever was sent. */
+function storedUserAgent(userAgent: string | undefined): string | undefined {
+  return userAgent?.slice(0, 512);
 }

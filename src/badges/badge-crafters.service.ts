@@ -15,16 +15,17 @@ export class BadgeCraftersService {
   ) {}
 
   async list(request: BadgeListCraftersRequestBody, callerAccountId: number): Promise<BadgeListCraftersResponseBody> {
+    // The cursor is checked before any work: a forged one is a 422 whether or not the badge exists.
+    const after = request.cursor ? decodeCursor(request.cursor, ['timestamp', 'int32']) : null;
     const badgeId = Number(request.badgeId.slice('bdg_'.length));
     const [badge]: { holders: number }[] = await this.dataSource.query(
       // The maintained holder count (badge_holder_stats), not a count over the holders.
-      'SELECT COALESCE(s.holders, 0) AS holders FROM badges b LEFT JOIN badge_holder_stats s ON s.badge_id = b.id WHERE b.id = $1',
+      'SELECT COALESCE(s.holders, 0) AS holders FROM badges b LEFT JOIN badge_holder_stats s ON s.badge_id = b.id WHERE b.id = $1::bigint',
       [badgeId],
     );
     if (!badge) throw notFound(`Badge ${request.badgeId} is not known to this service.`);
     const maxPageSize = await this.accounts.maxPageSize(callerAccountId);
     const limit = Math.min(request.limit ?? maxPageSize, maxPageSize);
-    const after = request.cursor ? decodeCursor<[string, number]>(request.cursor, ['string', 'number']) : null;
     const rows: { account_id: number; completion_time: Date }[] = await this.dataSource.query(
       `SELECT account_id, completion_time FROM account_badges
         WHERE badge_id = $1 AND ($2::timestamptz IS NULL OR (completion_time, account_id) > ($2::timestamptz, $3::int))

@@ -15,10 +15,13 @@ export class SqlConditions {
     this.parts.push(sql(...placeholders));
   }
 
-  /** Inclusive bounds, each optional. */
+  /**
+   * Inclusive bounds, each optional. The bounds are int64 on the wire while the columns may be `integer`: as
+   * `bigint` parameters they compare with either (and still use the index) instead of failing out of range.
+   */
   range(column: string, range: { min?: number; max?: number } | undefined): void {
-    if (range?.min !== undefined) this.add((p) => `${column} >= ${p}`, range.min);
-    if (range?.max !== undefined) this.add((p) => `${column} <= ${p}`, range.max);
+    if (range?.min !== undefined) this.add((p) => `${column} >= ${p}::bigint`, range.min);
+    if (range?.max !== undefined) this.add((p) => `${column} <= ${p}::bigint`, range.max);
   }
 
   sql(): string {

@@ -31,7 +31,7 @@ export class PreviewRankService {
     const named = request.id || request.vanity;
     if (!named && (request.value === undefined || request.value === null)) {
       throw unprocessable('Name an account, or give a `value` to preview.', [
-        { location: 'body', message: 'id, vanity or value is required', value: request },
+        { location: 'body.id', message: 'id, vanity or value is required' },
       ]);
     }
     const account = named ? await this.lookup.findTracked(request) : null;

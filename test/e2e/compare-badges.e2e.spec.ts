@@ -310,7 +310,7 @@ describe('account.compareBadges', () => {
     expect([...new Set(res.body.errors.map((e: { location: string }) => e.location))].sort()).toEqual([
       'body.extra',
       'body.filter',
-      'body.ignore',
+      'body.ignore[1]',
       'body.match',
       'body.minLevel',
       'body.mode',
@@ -321,7 +321,7 @@ describe('account.compareBadges', () => {
     ]);
     // An empty selector names its place.
     const empty = await compare({ accounts: [id(a), {}] }).expect(422);
-    expect(empty.body.errors[0].location).toBe('body.accounts[1]');
+    expect(empty.body.errors[0].location).toBe('body.accounts[1].id');
   });
 
   it('should need a credential', async () => {

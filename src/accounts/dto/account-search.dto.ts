@@ -1,17 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { INT32_MAX } from '../../common/wire/bounds';
 import { VANITY_TYPES, VanityType } from '../account.enums';
 
 export class IDSearch {
-  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, description: 'The 32-bit account id.' })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, description: 'The 32-bit account id.' })
   @IsOptional()
   @IsInt()
   @Min(0)
-  @Max(2147483647)
+  @Max(INT32_MAX)
   accountId?: number;
 
-  @ApiPropertyOptional({ minLength: 17, maxLength: 17, example: '76561198842603734', description: 'The 64-bit id as a decimal string.' })
+  @ApiPropertyOptional({
+    minLength: 17,
+    maxLength: 17,
+    pattern: '^\\d{17}$',
+    example: '76561198842603734',
+    description: 'The 64-bit id as a decimal string.',
+  })
   @IsOptional()
   @IsString()
   @Matches(/^\d{17}$/, { message: 'steamId64 must be exactly 17 digits' })
@@ -48,7 +55,7 @@ export class AccountSearch {
 
 /** An account listing paged by number, with a name filter (`account.listBadges`, `account.listApps`). */
 export class AccountPageRequest extends AccountSearch {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 100_000, default: 1 })
   @IsOptional()
   @IsInt()
   @Min(1)

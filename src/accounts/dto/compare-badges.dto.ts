@@ -70,14 +70,14 @@ export class RangeFilter {
   @IsIn(RANGE_FILTER_TYPES)
   type: (typeof RANGE_FILTER_TYPES)[number];
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, description: 'Inclusive.' })
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Inclusive.' })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
   min?: number;
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, description: 'Inclusive.' })
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Inclusive.' })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -100,7 +100,12 @@ export class V1AccountCompareBadgesRequestBody {
   @Type(() => AccountSearch)
   accounts: AccountSearch[];
 
-  @ApiPropertyOptional({ type: 'array', items: { type: 'integer', format: 'int32', minimum: 0 }, maxItems: 500, nullable: true })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX },
+    maxItems: 500,
+    nullable: true,
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(500)
@@ -109,7 +114,12 @@ export class V1AccountCompareBadgesRequestBody {
   @Max(INT32_MAX, { each: true })
   appIds?: number[] | null;
 
-  @ApiPropertyOptional({ type: 'array', items: { type: 'integer', format: 'int32', minimum: 0 }, maxItems: 500, nullable: true })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX },
+    maxItems: 500,
+    nullable: true,
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(500)
@@ -167,7 +177,14 @@ export class V1AccountCompareBadgesRequestBody {
   @IsIn(COMPARE_MATCHES)
   match?: CompareMatch;
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, default: 1, description: 'Used only with `match=tupleMinLevel`.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    maximum: INT32_MAX,
+    default: 1,
+    description: 'Used only with `match=tupleMinLevel`.',
+  })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -190,7 +207,7 @@ export class V1AccountCompareBadgesRequestBody {
   @Type(() => Order)
   order?: Order;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100_000, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 100_000, default: 1 })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -8,7 +8,7 @@ export class V1AccountFindFriendPathRequestBody {
   @ApiProperty({ type: AccountSearch }) @IsDefined() @ValidateNested() @Type(() => AccountSearch) from: AccountSearch;
   @ApiProperty({ type: AccountSearch }) @IsDefined() @ValidateNested() @Type(() => AccountSearch) to: AccountSearch;
 
-  @ApiPropertyOptional({ type: [AccountSearch], nullable: true, description: 'Accounts no path may pass through.' })
+  @ApiPropertyOptional({ type: [AccountSearch], maxItems: 50, nullable: true, description: 'Accounts no path may pass through.' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(50)
@@ -16,7 +16,7 @@ export class V1AccountFindFriendPathRequestBody {
   @Type(() => AccountSearch)
   exclude?: AccountSearch[] | null;
 
-  @ApiPropertyOptional({ type: 'integer', default: 10, minimum: 1, maximum: 50 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 10, minimum: 1, maximum: 50 })
   @IsOptional()
   @IsInt()
   @Min(1)

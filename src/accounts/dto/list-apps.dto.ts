@@ -23,6 +23,7 @@ export class V1AppFilters {
   @ApiPropertyOptional({
     type: 'string',
     nullable: true,
+    maxLength: 32,
     example: 'game',
     description: 'Libraries hold games only, so any other type matches nothing.',
   })

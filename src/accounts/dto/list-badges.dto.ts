@@ -1,6 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { INT32_MAX, INT64_SAFE_MAX } from '../../common/wire/bounds';
 import { V1AppBadge } from '../../apps/dto/app-badges.dto';
 import { AccountPageRequest } from './account-search.dto';
 
@@ -10,16 +24,12 @@ export const LEGACY_BADGE_FILTERS = ['foil', 'sale', 'event'] as const;
 /** Badges per page of `account.listBadges`. */
 export const BADGES_PAGE_SIZE = 50;
 
-export class Range {
-  @ApiPropertyOptional({ type: 'integer', description: 'Inclusive.' })
-  @IsOptional()
-  @IsInt()
-  min?: number;
+const bound = () =>
+  ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: -INT64_SAFE_MAX, maximum: INT64_SAFE_MAX, description: 'Inclusive.' });
 
-  @ApiPropertyOptional({ type: 'integer', description: 'Inclusive.' })
-  @IsOptional()
-  @IsInt()
-  max?: number;
+export class Range {
+  @bound() @IsOptional() @IsInt() @Min(-INT64_SAFE_MAX) @Max(INT64_SAFE_MAX) min?: number;
+  @bound() @IsOptional() @IsInt() @Min(-INT64_SAFE_MAX) @Max(INT64_SAFE_MAX) max?: number;
 }
 
 export class V1BadgeOrder {
@@ -35,12 +45,18 @@ export class V1BadgeOrder {
 }
 
 export class V1BadgeFilters {
-  @ApiPropertyOptional({ type: [Number], nullable: true })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX },
+    maxItems: 500,
+    nullable: true,
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(500)
   @IsInt({ each: true })
   @Min(0, { each: true })
+  @Max(INT32_MAX, { each: true })
   appIds?: number[] | null;
 
   @ApiPropertyOptional({
@@ -74,8 +90,9 @@ export class BadgeValueFilter {
   @IsIn(['level', 'scarcity'])
   type: 'level' | 'scarcity';
 
-  @ApiProperty({ description: 'An exact value, as a decimal string.' })
+  @ApiProperty({ maxLength: 10, pattern: '^\\d{1,10}$', description: 'An exact value, as a decimal string.' })
   @IsString()
+  @MaxLength(10)
   @Matches(/^\d{1,10}$/, { message: 'value must be a whole number' })
   value: string;
 }
@@ -93,14 +110,23 @@ export class V1AccountListBadgesRequest extends AccountPageRequest {
   @Type(() => V1BadgeFilters)
   filters?: V1BadgeFilters;
 
-  @ApiPropertyOptional({ enum: LEGACY_BADGE_FILTERS, isArray: true, nullable: true, deprecated: true, description: 'Use `filters`.' })
+  @ApiPropertyOptional({
+    enum: LEGACY_BADGE_FILTERS,
+    isArray: true,
+    maxItems: 10,
+    nullable: true,
+    deprecated: true,
+    description: 'Use `filters`.',
+  })
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(10)
   @IsIn(LEGACY_BADGE_FILTERS, { each: true })
   filter?: (typeof LEGACY_BADGE_FILTERS)[number][] | null;
 
   @ApiPropertyOptional({
     type: [BadgeValueFilter],
+    maxItems: 10,
     nullable: true,
     deprecated: true,
     description: 'Use `filters.level` / `filters.scarcity`.',

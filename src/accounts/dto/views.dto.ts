@@ -18,7 +18,7 @@ export class AccountViewStats {
 
 export class AccountGetTrendingRequestBody {
   @ApiProperty({ enum: VIEW_WINDOWS, example: '7d' }) @IsIn(VIEW_WINDOWS) window: (typeof VIEW_WINDOWS)[number];
-  @ApiPropertyOptional({ type: 'integer', default: 100, minimum: 1, maximum: 1000 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 100, minimum: 1, maximum: 1000 })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -2,21 +2,33 @@ import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
 import { V1AppBadge } from '../../apps/dto/app-badges.dto';
+import { INT32_MAX } from '../../common/wire/bounds';
+import { CURSOR_MAX_LENGTH, CURSOR_PATTERN } from '../../common/wire/cursor';
 import { ACTIVITY_EVENT_TYPES } from '../entities/activity-event.entity';
 
 export const FEED_DEFAULT_LIMIT = 20;
 
 export class V1ActivityListAccountFeedRequestBody {
-  @ApiProperty({ type: 'integer', description: 'The 32-bit account id.' }) @IsInt() @Min(0) @Max(2147483647) accountId: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, description: 'The 32-bit account id.' })
+  @IsInt()
+  @Min(0)
+  @Max(INT32_MAX)
+  accountId: number;
 
-  @ApiPropertyOptional({ description: '`nextCursor` of the previous page; omit for the most recent events.' })
+  @ApiPropertyOptional({
+    maxLength: CURSOR_MAX_LENGTH,
+    pattern: CURSOR_PATTERN,
+    description: '`nextCursor` of the previous page; omit for the most recent events.',
+  })
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @MaxLength(CURSOR_MAX_LENGTH)
   cursor?: string;
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: 40 },
+    maxItems: 10,
     nullable: true,
     example: ACTIVITY_EVENT_TYPES,
     description: 'Only these types; empty or absent means all.',
@@ -28,7 +40,7 @@ export class V1ActivityListAccountFeedRequestBody {
   @MaxLength(40, { each: true })
   eventTypes?: string[] | null;
 
-  @ApiPropertyOptional({ type: 'integer', default: FEED_DEFAULT_LIMIT, minimum: 1, maximum: 100 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', default: FEED_DEFAULT_LIMIT, minimum: 1, maximum: 100 })
   @IsOptional()
   @IsInt()
   @Min(1)

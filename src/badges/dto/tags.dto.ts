@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 
 const BADGE_ID = /^bdg_\d{1,10}$/;
+const badgeIdProperty = () => ApiProperty({ maxLength: 14, pattern: '^bdg_\\d{1,10}$', example: 'bdg_123' });
 
 export class ColorTag {
   @ApiProperty() id: string;
@@ -42,7 +43,7 @@ export class BadgeTagVocabulary {
 }
 
 export class BadgeGetTagsRequestBody {
-  @ApiProperty({ example: 'bdg_123' }) @IsString() @Matches(BADGE_ID, { message: 'badgeId must look like bdg_123' }) badgeId: string;
+  @badgeIdProperty() @IsString() @MaxLength(14) @Matches(BADGE_ID, { message: 'badgeId must look like bdg_123' }) badgeId: string;
 }
 
 export class BadgeGetTagsResponseBody {
@@ -55,8 +56,8 @@ export class BadgeGetTagsResponseBody {
 }
 
 export class TagChoice {
-  @ApiPropertyOptional({ description: 'An existing tag.' }) @IsOptional() @IsString() @MaxLength(64) id?: string;
-  @ApiPropertyOptional({ description: 'A tag by name; created when no tag of that name exists.' })
+  @ApiPropertyOptional({ maxLength: 64, description: 'An existing tag.' }) @IsOptional() @IsString() @MaxLength(64) id?: string;
+  @ApiPropertyOptional({ minLength: 2, maxLength: 40, description: 'A tag by name; created when no tag of that name exists.' })
   @IsOptional()
   @IsString()
   @MinLength(2)
@@ -65,11 +66,16 @@ export class TagChoice {
 }
 
 export class BadgeSetTagsRequestBody {
-  @ApiProperty({ example: 'bdg_123' }) @IsString() @Matches(BADGE_ID, { message: 'badgeId must look like bdg_123' }) badgeId: string;
-  @ApiProperty({ description: 'The `tagsVersion` last read; a stale one → 409.' }) @IsString() @MaxLength(32) expectedTagsVersion: string;
+  @badgeIdProperty() @IsString() @MaxLength(14) @Matches(BADGE_ID, { message: 'badgeId must look like bdg_123' }) badgeId: string;
+  @ApiProperty({ maxLength: 32, description: 'The `tagsVersion` last read; a stale one → 409.' })
+  @IsString()
+  @MaxLength(32)
+  expectedTagsVersion: string;
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: 64 },
+    maxItems: 20,
     nullable: true,
     description: 'The complete set of colour tag ids; omit to leave colours as they are.',
   })
@@ -77,9 +83,10 @@ export class BadgeSetTagsRequestBody {
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
+  @MaxLength(64, { each: true })
   colors?: string[] | null;
 
-  @ApiPropertyOptional({ type: [TagChoice], nullable: true, description: 'The complete set of designs; omit to leave them.' })
+  @ApiPropertyOptional({ type: [TagChoice], maxItems: 20, nullable: true, description: 'The complete set of designs; omit to leave them.' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
@@ -87,7 +94,12 @@ export class BadgeSetTagsRequestBody {
   @Type(() => TagChoice)
   designs?: TagChoice[] | null;
 
-  @ApiPropertyOptional({ type: [TagChoice], nullable: true, description: 'The complete set of non-visual tags; omit to leave them.' })
+  @ApiPropertyOptional({
+    type: [TagChoice],
+    maxItems: 20,
+    nullable: true,
+    description: 'The complete set of non-visual tags; omit to leave them.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)

@@ -92,7 +92,8 @@ export class BadgeTagsService {
   }
 
   private async badge(manager: EntityManager, publicId: string, lock = false): Promise<{ id: number; tags_version: number }> {
-    const [badge] = await manager.query(`SELECT id, tags_version FROM badges WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [
+    // `bdg_` takes up to ten digits, past the integer column: as a bigint parameter a larger id is just unknown.
+    const [badge] = await manager.query(`SELECT id, tags_version FROM badges WHERE id = $1::bigint${lock ? ' FOR UPDATE' : ''}`, [
       Number(publicId.slice(4)),
     ]);
     if (!badge) throw notFound(`Badge ${publicId} is not known to this service.`);

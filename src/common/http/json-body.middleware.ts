@@ -3,7 +3,8 @@ import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { ProblemException, unsupportedMediaType } from '../problem/problem.exception';
+import { ProblemException, unprocessable, unsupportedMediaType } from '../problem/problem.exception';
+import { jsonLimitBreach } from './json-depth';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -34,7 +35,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
   private readonly generous: Map<string, RequestHandler>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    const parser = (limit: number) => json({ limit, strict: false, inflate: false, type: JSON_TYPES });
+    const parser = (limit: number) => json({ limit, strict: false, inflate: false, type: JSON_TYPES, verify: refuseOversizedStructure });
     this.parse = parser(config.bodyLimitBytes);
     // Images travel as base64 in JSON (the wire format), so their operation needs megabytes; nothing else does.
     this.generous = new Map([['/v1/account.uploadimages', parser(Math.max(config.bodyLimitBytes, config.images.uploadBodyLimitBytes))]]);
@@ -82,7 +83,29 @@ function hasBody(request: Request): boolean {
   return request.header('transfer-encoding') !== undefined || (length !== undefined && length.trim() !== '0');
 }
 
+/**
+ * body-parser's `verify` hook: runs on the raw bytes before JSON.parse, so a body nested too deeply or with a
+ * huge array or object is refused without being parsed (a few milliseconds at most for the largest body).
+ */
+function refuseOversizedStructure(_request: unknown, _response: unknown, body: Buffer): void {
+  const breach = jsonLimitBreach(body);
+  if (breach) throw new StructureBreach(breach.location, breach.message);
+}
+
+class StructureBreach extends Error {
+  constructor(
+    readonly location: string,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
 function toProblem(error: unknown): unknown {
+  // body-parser wraps what verify throws; the original is kept as the same object with its fields.
+  if (error instanceof StructureBreach) {
+    return unprocessable(`The request has 1 invalid field(s): ${error.location}.`, [{ location: error.location, message: error.reason }]);
+  }
   const parserError = error as { type?: string; status?: number };
   const status = parserError.status;
   if (!status || status >= 500) return error;

@@ -1,5 +1,7 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { ErrorDetail, ProblemException, unprocessable } from '../problem/problem.exception';
+import { RequestShapes, ShapeSchema } from './request-shape';
 
 function childLocation(parent: string, property: string): string {
   return /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
@@ -23,28 +25,56 @@ export function flattenValidationErrors(errors: ValidationError[], parent = 'bod
 }
 
 /**
- * The global pipe: unknown fields and every constraint violation are a 422 listing each problem; a missing
- * body is validated as `{}` so required fields are reported rather than skipped.
+ * The request schemas of the OpenAPI document the app serves, loaded once at boot (`createHttpApp`): the
+ * document is the contract, so what it states (sizes, widths, nullability, closed objects) is what is enforced.
  */
+@Injectable()
+export class RequestSchemas {
+  private shapes?: RequestShapes;
+
+  load(document: OpenAPIObject): void {
+    this.shapes = new RequestShapes((document.components?.schemas ?? {}) as Record<string, ShapeSchema>);
+  }
+
+  get(): RequestShapes {
+    if (!this.shapes) throw new Error('RequestSchemas.load(document) was not called before the first request');
+    return this.shapes;
+  }
+}
+
+const invalid = (details: ErrorDetail[]) =>
+  unprocessable(`The request has ${details.length} invalid field(s): ${details[0]?.location ?? 'body'}.`, details);
+
+/**
+ * The global pipe, in two passes. First the raw body (or query) is checked against the operation's schema in
+ * the OpenAPI document (RequestShapes): sizes before elements, so the cost is bounded whatever was sent. Only
+ * a request of the right shape reaches class-transformer and class-validator (whitelist + forbid unknown),
+ * which then never sees a huge array, a prototype key or a `null` where the wire allows none. Both passes
+ * answer 422 with one entry per bad field. A missing body is validated as `{}` so required fields are reported.
+ */
+@Injectable()
 export class WireValidationPipe extends ValidationPipe {
-  constructor() {
+  constructor(private readonly schemas: RequestSchemas) {
     super({
       whitelist: true,
       forbidNonWhitelisted: true,
       transform: true,
       transformOptions: { enableImplicitConversion: false },
       validationError: { target: false, value: true },
-      exceptionFactory: (errors) => {
-        const details = flattenValidationErrors(errors);
-        return unprocessable(`The request has ${details.length} invalid field(s): ${details[0]?.location ?? 'body'}.`, details);
-      },
+      exceptionFactory: (errors) => invalid(flattenValidationErrors(errors)),
     });
   }
 
   override async transform(value: unknown, metadata: Parameters<ValidationPipe['transform']>[1]) {
-    if (metadata.type === 'body' && (value === undefined || value === null)) value = {};
-    if (metadata.type === 'body' && (typeof value !== 'object' || Array.isArray(value))) {
-      throw unprocessable('The request body must be a JSON object.', [{ location: 'body', message: 'expected an object', value }]);
+    const name = metadata.metatype?.name;
+    if ((metadata.type === 'body' || metadata.type === 'query') && name && this.toValidate(metadata)) {
+      const shapes = this.schemas.get();
+      if (!shapes.has(name)) throw new Error(`${name} is not a schema of the OpenAPI document; it cannot be validated`);
+      if (metadata.type === 'body' && value === undefined) value = {};
+      // Query strings carry text: decimal integers become numbers, anything else ("0x10", "1e3") stays text.
+      if (metadata.type === 'query') value = shapes.coerceQuery(name, value);
+      const problems = shapes.check(name, value, metadata.type);
+      if (problems.length) throw invalid(problems);
     }
     try {
       return await super.transform(value, metadata);

@@ -35,7 +35,34 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     extraModels: [ProblemDetailsDto],
     operationIdFactory: (_controller, method) => method,
   });
+  closeRequestSchemas(document);
   return sortKeys(document);
+}
+
+/**
+ * Request objects are closed: an unknown field is a 422 (the validation pipe refuses it), so the schemas that
+ * request bodies reach say `additionalProperties: false`, as an earlier revision of the wire format did.
+ */
+function closeRequestSchemas(document: OpenAPIObject): void {
+  const components = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
+  const seen = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const ref = (node as { $ref?: unknown }).$ref;
+    const name = typeof ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1] : undefined;
+    if (name && !seen.has(name) && components[name]) {
+      seen.add(name);
+      if (components[name].type === 'object' && components[name].additionalProperties === undefined) {
+        components[name].additionalProperties = false;
+      }
+      visit(components[name]);
+    }
+    Object.values(node).forEach(visit);
+  };
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) visit((operation as { requestBody?: unknown })?.requestBody);
+  }
 }
 
 export function serializeOpenApi(document: OpenAPIObject): string {

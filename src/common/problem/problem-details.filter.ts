@@ -9,6 +9,7 @@ import { RouteMethods } from '../http/route-methods';
 import { JsonLogger } from '../logging/json-logger';
 import { currentRequestId } from '../logging/request-context';
 import { safeErrorFields } from '../logging/safe-error';
+import { clipProblems } from './clip-value';
 import { ErrorDetail, methodNotAllowed, ProblemException, serviceUnavailable } from './problem.exception';
 
 /** During an outage every request fails the same way: one warning per store this often is enough. */
@@ -61,7 +62,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       status,
       detail,
       instance: `urn:request:${currentRequestId() ?? 'unknown'}`,
-      errors: errors ?? null,
+      // Values are echoed shortened: a hostile request must not get its 200 kB back, or cost that to render.
+      errors: errors ? clipProblems(errors) : null,
     };
     for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
     response.status(status).type('application/problem+json').send(JSON.stringify(body));

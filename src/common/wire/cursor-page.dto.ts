@@ -1,15 +1,26 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { CURSOR_MAX_LENGTH, CURSOR_PATTERN } from './cursor';
 
 /** The paging fields of the donor-perk listings (`badge.listCrafters`, `app.listOwners`). */
 export class CursorPageRequest {
-  @ApiPropertyOptional({ description: '`nextCursor` of the previous page; omit on the first page.' })
+  @ApiPropertyOptional({
+    maxLength: CURSOR_MAX_LENGTH,
+    pattern: CURSOR_PATTERN,
+    description: '`nextCursor` of the previous page; omit on the first page.',
+  })
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @MaxLength(CURSOR_MAX_LENGTH)
   cursor?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Page size; more than the tier’s `maxPageSize` is clamped to it.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 10_000,
+    description: 'Page size; more than the tier’s `maxPageSize` is clamped to it.',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -1,5 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Request } from 'express';
+import { childLocation, MAX_REPORTED_PROBLEMS } from '../http/request-shape';
 import { unprocessable } from '../problem/problem.exception';
 
 /** For operations without a request body: accept no body or `{}`, and name any field sent as unknown. */
@@ -11,12 +12,14 @@ export class EmptyBodyInterceptor implements NestInterceptor {
       if (typeof body !== 'object' || Array.isArray(body)) {
         throw unprocessable('This operation takes no request body.', [{ location: 'body', message: 'expected no body', value: body }]);
       }
-      const fields = Object.keys(body);
+      // The first few keys are enough to name; an 80,000-key body is not listed (or walked) in full.
+      const fields: string[] = [];
+      for (const field in body) if (fields.push(field) >= MAX_REPORTED_PROBLEMS) break;
       if (fields.length > 0) {
         throw unprocessable(
           'This operation takes no request body.',
           fields.map((field) => ({
-            location: `body.${field}`,
+            location: childLocation('body', field),
             message: `unknown field "${field}"`,
             value: (body as Record<string, unknown>)[field],
           })),

@@ -13,7 +13,9 @@ const LIMITS_TEXT = Object.entries(IMAGE_LIMITS)
 
 export class V1AccountUploadedImage {
   @ApiProperty({
-    example: 'base64_encoded_image',
+    // A real 2×2 PNG, so the example runs as it is (Swagger UI, clients trying the operation).
+    example:
+      'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWM4YSNywkaEAUIBACF+BGFPob/gAAAAAElFTkSuQmCC',
     maxLength: MAX_DATA_LENGTH,
     description:
       'The image, base64 (a `data:…;base64,` prefix is accepted and ignored). PNG, JPEG, GIF or WebP, judged by content. ' +

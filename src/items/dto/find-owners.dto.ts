@@ -1,18 +1,28 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
 import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { INT64_SAFE_MAX } from '../../common/wire/bounds';
 
 export class FindOwnersRequestBody {
-  @ApiProperty({ type: [Number], nullable: true, description: 'Item class ids (values may exceed 2^31).' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'integer', format: 'int64', minimum: 0, maximum: INT64_SAFE_MAX },
+    maxItems: 50,
+    nullable: true,
+    description: 'Item class ids (values may exceed 2^31). `null` or `[]` finds nothing.',
+  })
+  // Required but nullable on the wire: `null` is a value, only an absent field is refused.
+  @ValidateIf((_, value) => value !== null)
   @IsArray()
-  @ArrayMinSize(1)
   @ArrayMaxSize(50)
   @IsInt({ each: true })
   @Min(0, { each: true })
+  @Max(INT64_SAFE_MAX, { each: true })
   itemIds: number[] | null;
 
   @ApiPropertyOptional({
     type: 'integer',
+    format: 'int32',
     default: 4,
     minimum: 1,
     maximum: 6,
@@ -24,14 +34,21 @@ export class FindOwnersRequestBody {
   @Max(6)
   maxDepth?: number;
 
-  @ApiPropertyOptional({ type: 'integer', default: 0, minimum: 0, description: 'Owners to skip, per item.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    default: 0,
+    minimum: 0,
+    maximum: 10_000,
+    description: 'Owners to skip, per item.',
+  })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(10_000)
   offset?: number;
 
-  @ApiPropertyOptional({ type: 'integer', default: 10, minimum: 1, maximum: 25 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 10, minimum: 1, maximum: 25 })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -1,44 +1,56 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
 import { AccountBadgeInfo } from '../../apps/dto/app-badges.dto';
+import { INT32_MAX } from '../../common/wire/bounds';
 import { ACCOUNT_BOARDS, AccountBoard } from '../account-boards';
 
 const rankField = (description: string) =>
-  ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, nullable: true, example: 1, description });
+  ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, nullable: true, example: 1, description });
 
 export class V1AccountLeaderboardAppSearch {
-  @ApiPropertyOptional({ type: 'integer', example: 730 }) @IsOptional() @IsInt() @Min(0) @Max(2147483647) appId?: number;
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, example: 730 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(INT32_MAX)
+  appId?: number;
 }
 
 export class V1AccountLeaderboardBadgeSearch {
-  @ApiProperty({ type: 'integer', description: 'An app id, or a special badge id (1–64) with isFoil false.' })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    maximum: INT32_MAX,
+    description: 'An app id, or a special badge id (1–64) with isFoil false.',
+  })
   @IsInt()
   @Min(0)
-  @Max(2147483647)
+  @Max(INT32_MAX)
   id: number;
 
   @ApiProperty() @IsBoolean() isFoil: boolean;
 }
 
+const locationName = (example: string) => ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 100, example });
+
 export class V1LeaderboardLocation {
-  @ApiPropertyOptional({ type: 'string', nullable: true, example: 'Europe' }) @IsOptional() @IsString() @MaxLength(100) region?:
-    string | null;
-  @ApiPropertyOptional({ type: 'string', nullable: true, example: 'Germany' }) @IsOptional() @IsString() @MaxLength(100) country?:
-    string | null;
-  @ApiPropertyOptional({ type: 'string', nullable: true, example: 'Baden-Wurttemberg' }) @IsOptional() @IsString() @MaxLength(100) state?:
-    string | null;
-  @ApiPropertyOptional({ type: 'string', nullable: true, example: 'Bad Krozingen' }) @IsOptional() @IsString() @MaxLength(100) city?:
-    string | null;
+  @locationName('Europe') @IsOptional() @IsString() @MaxLength(100) region?: string | null;
+  @locationName('Germany') @IsOptional() @IsString() @MaxLength(100) country?: string | null;
+  @locationName('Baden-Wurttemberg') @IsOptional() @IsString() @MaxLength(100) state?: string | null;
+  @locationName('Bad Krozingen') @IsOptional() @IsString() @MaxLength(100) city?: string | null;
 }
 
+// The location items are written as a nullable allOf (see `location`), which registers no model by itself.
+@ApiExtraModels(V1LeaderboardLocation)
 export class V1LeaderboardGetAccountLeaderboardRequestBody {
   @ApiProperty({ enum: ACCOUNT_BOARDS, example: 'xp' }) @IsIn(ACCOUNT_BOARDS) leaderboard: AccountBoard;
-  @rankField('First rank of the window (1-based, inclusive); default 1.') @IsOptional() @IsInt() @Min(0) @Max(2147483647) start?:
+  @rankField('First rank of the window (1-based, inclusive); default 1.') @IsOptional() @IsInt() @Min(0) @Max(INT32_MAX) start?:
     number | null;
-  @rankField('Last rank of the window (inclusive); default start + 9.') @IsOptional() @IsInt() @Min(0) @Max(2147483647) end?: number | null;
-  @rankField('Centre the window on this rank.') @IsOptional() @IsInt() @Min(0) @Max(2147483647) goToLeaderboardRank?: number | null;
+  @rankField('Last rank of the window (inclusive); default start + 9.') @IsOptional() @IsInt() @Min(0) @Max(INT32_MAX) end?: number | null;
+  @rankField('Centre the window on this rank.') @IsOptional() @IsInt() @Min(0) @Max(INT32_MAX) goToLeaderboardRank?: number | null;
 
   @ApiPropertyOptional({
     type: V1AccountLeaderboardAppSearch,
@@ -56,10 +68,18 @@ export class V1LeaderboardGetAccountLeaderboardRequestBody {
   @Type(() => V1AccountLeaderboardBadgeSearch)
   badge?: V1AccountLeaderboardBadgeSearch | null;
 
-  @ApiPropertyOptional({ type: [V1LeaderboardLocation], nullable: true, description: 'Any of these locations; omit for the global board.' })
+  @ApiPropertyOptional({
+    type: 'array',
+    // The wire allows null elements; they name no location and are skipped.
+    items: { allOf: [{ $ref: getSchemaPath(V1LeaderboardLocation) }], nullable: true },
+    maxItems: 10,
+    nullable: true,
+    description: 'Any of these locations; omit for the global board. Null entries are skipped.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(10)
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.filter((item) => item !== null) : value))
   @ValidateNested({ each: true })
   @Type(() => V1LeaderboardLocation)
   location?: (V1LeaderboardLocation | null)[] | null;

@@ -13,7 +13,14 @@ export class V1LeaderboardGetBucketLeadersRequestBody {
   @IsIn(BUCKET_BOARDS)
   leaderboard: (typeof BUCKET_BOARDS)[number];
 
-  @ApiPropertyOptional({ type: 'integer', default: 10, minimum: 1, maximum: 1000, description: 'Levels per bucket (xp only).' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    default: 10,
+    minimum: 1,
+    maximum: 1000,
+    description: 'Levels per bucket (xp only).',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

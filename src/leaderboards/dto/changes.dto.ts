@@ -17,14 +17,14 @@ export class LeaderboardGetChangesRequestBody {
   @IsIn(TOP_FILTERS)
   topFilter?: (typeof TOP_FILTERS)[number];
 
-  @ApiPropertyOptional({ type: 'integer', default: 100, minimum: 1, maximum: 1000 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 100, minimum: 1, maximum: 1000 })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(1000)
   limit?: number;
 
-  @ApiPropertyOptional({ type: 'integer', default: 0, minimum: 0 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 0, minimum: 0, maximum: 10_000_000 })
   @IsOptional()
   @IsInt()
   @Min(0)

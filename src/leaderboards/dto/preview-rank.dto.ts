@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AccountSearch } from '../../accounts/dto/account-search.dto';
 import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { INT32_MAX } from '../../common/wire/bounds';
 import { AccountBoard, PREVIEW_BOARDS } from '../account-boards';
 
 export class V1LeaderboardPreviewAccountRankRequestBody extends AccountSearch {
@@ -9,14 +10,16 @@ export class V1LeaderboardPreviewAccountRankRequestBody extends AccountSearch {
 
   @ApiPropertyOptional({
     type: 'integer',
+    format: 'int32',
     nullable: true,
     minimum: 0,
-    description: 'A hypothetical score; without it the account’s current score.',
+    maximum: INT32_MAX,
+    description: 'A hypothetical score; without it the account’s current score (scores are 32-bit columns).',
   })
   @IsOptional()
   @IsInt()
   @Min(0)
-  @Max(2147483647)
+  @Max(INT32_MAX)
   value?: number | null;
 }
 

@@ -15,7 +15,7 @@ export class SearchGetTrendingRequestBody {
 
   @ApiProperty({ enum: TRENDING_WINDOWS, example: '7d' }) @IsIn(TRENDING_WINDOWS) window: TrendingWindow;
 
-  @ApiPropertyOptional({ type: 'integer', default: 100, minimum: 1, maximum: 1000 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 100, minimum: 1, maximum: 1000 })
   @IsOptional()
   @IsInt()
   @Min(1)
