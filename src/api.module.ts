@@ -10,6 +10,7 @@ import { QueueModule } from './common/queue/queue.module';
 import { LeaderboardsModule } from './leaderboards/leaderboards.module';
 import { SimulatorHostService } from './platform/simulator-host.service';
 import { AuthModule } from './auth/auth.module';
+import { StreamTicketsModule } from './auth/stream-tickets/stream-tickets.module';
 import { CredentialGuard } from './auth/guards/credential.guard';
 import { HealthController } from './common/health/health.controller';
 import { JsonBodyMiddleware } from './common/http/json-body.middleware';
@@ -34,6 +35,7 @@ export class ApiModule implements NestModule {
         CoreModule.forRoot(config),
         QueueModule,
         AuthModule,
+        StreamTicketsModule,
         AccountsModule,
         AppsModule,
         ItemsModule,

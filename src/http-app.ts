@@ -27,6 +27,12 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
   app.get(JsonSchemaRegistry).load(document, config.publicBaseUrl);
   // Requests are validated against this same document (see WireValidationPipe).
   app.get(RequestSchemas).load(document);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+    // "Try it out" for the POST operations only: the GET routes are the event streams, whose response never
+    // ends, so Swagger UI would wait on them forever. Their descriptions say how to open them instead.
+    swaggerOptions: { supportedSubmitMethods: ['post'] },
+  });
   return app;
 }

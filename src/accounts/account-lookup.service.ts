@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { notFound, unprocessable } from '../common/problem/problem.exception';
+import { notFound, serviceUnavailable, unprocessable } from '../common/problem/problem.exception';
 import { PlatformClient } from '../platform/client/platform-client';
+import { PlatformError } from '../platform/client/platform.errors';
 import { PlatformTotals } from '../stats/totals/platform-totals.service';
 import { accountIdOf, steamId64Of } from './account.enums';
 import { AccountEntity } from './entities/account.entity';
@@ -30,6 +31,22 @@ export class AccountLookupService {
     const account = await this.findLocal(selector, at);
     if (!account) throw notFound('The account is not tracked by this service; queue an update to add it.');
     return account;
+  }
+
+  /**
+   * Throws 404 unless the account is tracked or the platform knows it (an account not refreshed yet). Nothing is
+   * created: `account.subscribe` waits for the account's first update, which `account.queueUpdate` starts.
+   */
+  async assertKnown(accountId: number): Promise<void> {
+    if (await this.accounts.exists({ where: { accountId } })) return;
+    let summaries: unknown[];
+    try {
+      summaries = await this.platform.getPlayerSummaries([steamId64Of(accountId)]);
+    } catch (error) {
+      if (error instanceof PlatformError) throw serviceUnavailable('The platform could not be asked about the account; retry shortly.', 5);
+      throw error;
+    }
+    if (!summaries.length) throw notFound(`Account ${accountId} does not exist on the platform.`);
   }
 
   /** The account to queue: a tracked one, or one the platform knows (then its row is created: `created`). */

@@ -1,7 +1,8 @@
-import { Body, Controller, Headers, Ip } from '@nestjs/common';
+import { Body, Controller, Ip } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
+import { RequestHeader } from '../common/http/request-header.decorator';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { AccountSettingsService } from './account-settings.service';
 import { V1AccountGetSettingsBody } from './dto/account-settings.dto';
@@ -15,6 +16,9 @@ export class AccountSettingsController {
   @WireOperation({
     operationId: 'account.getSettings',
     summary: 'Settings of the calling account (user session only)',
+    description:
+      'The account of the session: its e-mail and subscription, privacy, vanity, images and developer apps. ' +
+      'Not for integrations: API keys are refused. Mint a session with `npm run cli -- session create --account 1`.',
     auth: 'session',
     response: V1AccountGetSettingsBody,
     errors: [400, 401, 404, 500],
@@ -32,12 +36,16 @@ export class AccountSettingsController {
     response: V1AccountRefreshSessionBody,
     errors: [400, 401, 422, 500],
   })
-  @ApiHeader({ name: 'User-Agent', required: false })
-  @ApiHeader({ name: 'X-Forwarded-For', required: false })
+  @ApiHeader({ name: 'User-Agent', required: false, description: 'Stored with the session, to tell sessions apart.' })
+  @ApiHeader({
+    name: 'X-Forwarded-For',
+    required: false,
+    description: 'Accepted for compatibility; the client address is that of the connection, or of trusted proxies (`TRUST_PROXY_HOPS`).',
+  })
   refreshSession(
     @Body() body: V1AccountRefreshSessionRequest,
     @Ip() ip: string,
-    @Headers('user-agent') userAgent?: string,
+    @RequestHeader('user-agent') userAgent?: string,
   ): Promise<V1AccountRefreshSessionBody> {
     return this.settings.refreshSession(body.refreshToken, { ip, userAgent });
   }

@@ -1,10 +1,12 @@
 import { Controller, MessageEvent, Query, UseGuards } from '@nestjs/common';
 import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { Observable } from 'rxjs';
+import { StreamHeartbeat } from '../common/wire/stream-events.dto';
 import { WireStream } from '../common/wire/wire-operation.decorator';
 import { AccountSubscribeQuery } from './dto/account-subscribe.dto';
 import { AccountStreamService } from './events/account-stream.service';
-import { TrackedAccountGuard } from './events/tracked-account.guard';
+import { KnownAccountGuard } from './events/known-account.guard';
+import { AccountUpdatedEvent, AccountUpdateProgressEvent, AccountViewTickEvent } from './dto/account-events.dto';
 
 @ApiTags('account')
 @Controller('v1')
@@ -14,17 +16,28 @@ export class AccountStreamController {
   @WireStream({
     operationId: 'account.subscribe',
     summary: 'Event stream of per-account updates',
+    description:
+      'Live updates of one account: its queue and update status, every step of an update run, and its profile views. ' +
+      'An account the platform knows but this service has not refreshed yet can be subscribed to: the stream waits ' +
+      'for its first update (queue one with `account.queueUpdate`). An account the platform does not know → 404.',
     auth: 'any',
     errors: [400, 401, 403, 404, 422, 500],
+    exampleQuery: '?accountId=1',
     events: [
-      '- `heartbeat`: `{heartbeat: int}`, a counter, every `STREAM_HEARTBEAT_MS`',
-      '- `account-updated`: `{accountId, status}` when the queue or update status changes (`pending`, `in_progress`, `completed`, `failed`)',
-      '- `account-update-progress`: `{progress: UpdateProgress}` at every step of an update',
-    ].join('\n'),
+      { name: 'heartbeat', data: StreamHeartbeat, when: 'at once, then every `STREAM_HEARTBEAT_MS` (15 s).', example: { heartbeat: 1 } },
+      {
+        name: 'account-updated',
+        data: AccountUpdatedEvent,
+        when: 'the queue or update status changed (`pending`, `in_progress`, `completed`, `failed`).',
+        example: { accountId: 1, status: 'pending' },
+      },
+      { name: 'account-update-progress', data: AccountUpdateProgressEvent, when: 'a step of an update run started or finished.' },
+      { name: 'account-view-tick', data: AccountViewTickEvent, when: 'the profile was viewed.', example: { accountId: 1, totalDelta: 1 } },
+    ],
   })
   // The query's schema is a component of the document too: the validation pipe checks the query against it.
   @ApiExtraModels(AccountSubscribeQuery)
-  @UseGuards(TrackedAccountGuard)
+  @UseGuards(KnownAccountGuard)
   subscribe(@Query() query: AccountSubscribeQuery): Observable<MessageEvent> {
     return this.streams.open(query.accountId);
   }

@@ -1,7 +1,8 @@
-import { Body, Controller, Headers, Ip } from '@nestjs/common';
+import { Body, Controller, Ip } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
+import { RequestHeader } from '../common/http/request-header.decorator';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { AccountAppsService } from './account-apps.service';
 import { AccountBadgesService } from './account-badges.service';
@@ -54,19 +55,23 @@ export class AccountsController {
   @WireOperation({
     operationId: 'account.getInfo',
     summary: 'Profile information of an account',
+    description:
+      'The stored profile: counters, ranks, location and the state of its updates (`lastQueueStatus`, `nextAllowedTime`). ' +
+      'An account added but not refreshed yet answers with empty counters and `lastQueueStatus` `pending` or `undefined`; ' +
+      'queue an update with `account.queueUpdate`. Each call counts as a profile view (see `account.getViewStats`).',
     auth: 'any',
     response: V1AccountGetInfoResponseBody,
     errors: [400, 401, 404, 422, 500],
   })
   @ApiHeader({ name: 'X-Visitor-Id', required: false, description: 'Identifies the viewer for view statistics.' })
-  @ApiHeader({ name: 'X-Forwarded-For', required: false })
-  @ApiHeader({ name: 'User-Agent', required: false })
+  @ApiHeader({ name: 'X-Forwarded-For', required: false, description: 'The viewer’s address (its first entry), when no `X-Visitor-Id`.' })
+  @ApiHeader({ name: 'User-Agent', required: false, description: 'With the address, identifies a viewer without `X-Visitor-Id`.' })
   getInfo(
     @Body() body: AccountSearch,
     @Ip() ip: string,
-    @Headers('x-visitor-id') visitorId?: string,
-    @Headers('x-forwarded-for') forwardedFor?: string,
-    @Headers('user-agent') userAgent?: string,
+    @RequestHeader('x-visitor-id') visitorId?: string,
+    @RequestHeader('x-forwarded-for') forwardedFor?: string,
+    @RequestHeader('user-agent') userAgent?: string,
   ): Promise<V1AccountGetInfoResponseBody> {
     const address = forwardedFor?.split(',')[0]?.trim() || ip;
     return this.profiles.getInfo(body, AccountViewsService.visitor(visitorId, address, userAgent));
@@ -174,6 +179,9 @@ export class AccountsController {
   @WireOperation({
     operationId: 'account.getDataPoints',
     summary: 'Data points of an account for charts',
+    description:
+      'The series of the profile charts, from the stored badges and apps: the 10 badges that gave the most xp, the 10 ' +
+      'rarest, the 20 most played apps, and badge xp per UTC month. Empty until the account is refreshed.',
     auth: 'any',
     response: V1AccountGetDataPointsResponseBody,
     errors: [400, 401, 404, 422, 500],
@@ -185,7 +193,7 @@ export class AccountsController {
   @WireOperation({
     operationId: 'account.findFriendPath',
     summary: 'Shortest friend paths between two accounts',
-    description: `Up to \`maxPaths\` (default 10, at most 50) paths of the shortest length, at most ${MAX_PATH_DEPTH} hops, through the friend lists the service has read. A direct friendship yields exactly one path.`,
+    description: `Up to \`maxPaths\` (default 10, at most 50) paths of the shortest length, at most ${MAX_PATH_DEPTH} hops, through the friend lists the service has read. A direct friendship yields exactly one path. Both accounts must be tracked (404 otherwise): for the example, queue an update of account 119 too.`,
     auth: 'any',
     response: V1AccountFindFriendPathResponseBody,
     errors: [400, 401, 404, 422, 500, 503],

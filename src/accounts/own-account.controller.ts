@@ -33,6 +33,9 @@ export class OwnAccountController {
   @WireOperation({
     operationId: 'account.listCraftedLevels',
     summary: 'Highest crafted badge level per app of the calling account',
+    description:
+      'The account is the caller’s (the account its API key or session belongs to): per app the highest normal badge ' +
+      'level, and the apps with a foil badge, as of `badgesUpdatedAt`.',
     auth: 'any',
     response: V1AccountListCraftedLevelsResponseBody,
     errors: [400, 401, 404, 500],

@@ -18,7 +18,7 @@ export class ActivityStreamService {
   ) {}
 
   open(): Observable<MessageEvent> {
-    const beats = heartbeats('activity-heartbeat', this.config.streamHeartbeatMs);
+    const beats = heartbeats('activity-heartbeat', this.config.streamHeartbeatMs, { now: true });
     const events = this.recorder.channel.listen().pipe(
       concatMap((announcement) => from(this.feed.byIds(announcement.ids))),
       concatMap((list) => from(list.map((event): MessageEvent => ({ type: 'activity-emitted', data: event })))),

@@ -1,6 +1,7 @@
 import { Body, Controller, MessageEvent } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Observable } from 'rxjs';
+import { StreamHeartbeat } from '../common/wire/stream-events.dto';
 import { WireOperation, WireStream } from '../common/wire/wire-operation.decorator';
 import { ActivityFeedService } from './activity-feed.service';
 import { ActivityStreamService } from './activity-stream.service';
@@ -10,6 +11,7 @@ import {
   V1ActivityListAccountFeedResponseBody,
   V1ActivityListGlobalFeedRequestBody,
   V1ActivityListGlobalFeedResponseBody,
+  V1ActivityEvent,
 } from './dto/activity.dto';
 
 const FEED_NOTE = `Newest first, ${FEED_DEFAULT_LIMIT} per page by default (at most 100), with an opaque cursor. Events are what account updates observe after an account's first update: \`badge_crafted\` (a new badge or level), \`scarcity_milestone\` (among the first 10 tracked crafters) and \`level_milestone\` (every tenth level). No credential needed.`;
@@ -49,12 +51,18 @@ export class ActivityController {
   @WireStream({
     operationId: 'activity.streamGlobalFeed',
     summary: 'Live global activity feed',
+    description: 'The events of `activity.listGlobalFeed` as the updates that find them commit.',
     auth: 'optional',
     errors: [500],
     events: [
-      '- `activity-emitted`: one `V1ActivityEvent`, as the update that found it commits',
-      '- `activity-heartbeat`: `{heartbeat: int}`, a counter, every `STREAM_HEARTBEAT_MS`',
-    ].join('\n'),
+      {
+        name: 'activity-heartbeat',
+        data: StreamHeartbeat,
+        when: 'at once, then every `STREAM_HEARTBEAT_MS` (15 s).',
+        example: { heartbeat: 1 },
+      },
+      { name: 'activity-emitted', data: V1ActivityEvent, when: 'an update committed a new activity event.' },
+    ],
   })
   streamGlobalFeed(): Observable<MessageEvent> {
     return this.streams.open();

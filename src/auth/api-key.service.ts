@@ -59,6 +59,11 @@ export class ApiKeyService {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Whether the key still works (not revoked): a stream ticket it minted opens a stream only then. */
+  isActive(keyId: string): Promise<boolean> {
+    return this.keys.exists({ where: { keyId, revokedAt: IsNull() } });
+  }
+
   /** The masked form shown in place of the secret: its public prefix and last four characters. */
   static masked(key: Pick<ApiKeyEntity, 'keyId' | 'lastFour'>): string {
     return `sk_${key.keyId.slice('key_'.length)}_…${key.lastFour}`;

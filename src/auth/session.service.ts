@@ -84,6 +84,11 @@ export class SessionService {
     return { session, sessionToken: tokens.sessionToken, refreshToken: tokens.refreshToken };
   }
 
+  /** Whether the session still works (not revoked, not expired): a stream ticket it minted opens a stream only then. */
+  isActive(sessionId: string): Promise<boolean> {
+    return this.sessions.exists({ where: { sessionId, revokedAt: IsNull(), expiresAt: MoreThan(new Date()) } });
+  }
+
   listActive(accountId: number): Promise<UserSessionEntity[]> {
     return this.sessions.find({
       where: { accountId, revokedAt: IsNull(), expiresAt: MoreThan(new Date()) },

@@ -41,6 +41,9 @@ export class BadgesController {
   @WireOperation({
     operationId: 'badge.listTags',
     summary: 'The tag catalogue',
+    description:
+      'Every colour, design and metadata tag `badge.setTags` can choose from. Readable by any credential; editing ' +
+      'needs a role (see `badge.getTags`).',
     auth: 'any',
     response: V1BadgeListTagsResponseBody,
     errors: [400, 401, 500],

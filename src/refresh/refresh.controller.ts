@@ -20,7 +20,11 @@ export class RefreshController {
     auth: 'any',
     errors: [400, 401, 403, 404, 422, 429, 500],
   })
-  @ApiHeader({ name: 'X-Forwarded-For', required: false })
+  @ApiHeader({
+    name: 'X-Forwarded-For',
+    required: false,
+    description: 'Accepted for compatibility; the client address is that of the connection, or of trusted proxies (`TRUST_PROXY_HOPS`).',
+  })
   queueUpdate(@Body() body: V1AccountQueueUpdateRequest, @CurrentPrincipal() principal: Principal): Promise<void> {
     return this.updates.queueUpdate(body, body.force ?? false, principal);
   }

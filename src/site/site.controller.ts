@@ -5,8 +5,9 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { heartbeats } from '../common/wire/heartbeats';
 import { StreamLifecycle } from '../common/wire/stream-lifecycle.service';
+import { StreamHeartbeat } from '../common/wire/stream-events.dto';
 import { WireStream } from '../common/wire/wire-operation.decorator';
-import { MaintenanceEvent } from './dto/maintenance.dto';
+import { MaintenanceChangedEvent, MaintenanceEvent } from './dto/maintenance.dto';
 import { MaintenanceService } from './maintenance.service';
 
 @ApiTags('site')
@@ -22,12 +23,18 @@ export class SiteController {
   @WireStream({
     operationId: 'site.subscribe',
     summary: 'Site-wide broadcasts (maintenance, announcements)',
+    description: 'Operator broadcasts (CLI `maintenance …`): the full current set on connect and after every change.',
     auth: 'optional',
     errors: [500],
     events: [
-      '- `maintenance-changed`: `{items: MaintenanceEvent[]}`, the full current set: on connect and after every change',
-      '- `heartbeat`: `{heartbeat: int}`, a counter, every `STREAM_HEARTBEAT_MS`',
-    ].join('\n'),
+      {
+        name: 'maintenance-changed',
+        data: MaintenanceChangedEvent,
+        when: 'first, at once, then after every change: the full current set.',
+        example: { items: [] },
+      },
+      { name: 'heartbeat', data: StreamHeartbeat, when: 'every `STREAM_HEARTBEAT_MS` (15 s).', example: { heartbeat: 1 } },
+    ],
   })
   subscribe(): Observable<MessageEvent> {
     const snapshot = () =>

@@ -12,6 +12,9 @@ export class StatsController {
   @WireOperation({
     operationId: 'stats.getStats',
     summary: 'Platform statistics',
+    description:
+      'All-time totals over the tracked accounts (accounts added and refreshed, badges, apps, playtime, bans, …), kept ' +
+      'up to date by every update; `stats.subscribe` streams the same totals live.',
     auth: 'any',
     response: V1Stats,
     errors: [400, 401, 500],

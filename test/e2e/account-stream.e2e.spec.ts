@@ -77,12 +77,37 @@ describe('account.subscribe', () => {
     }
   });
 
+  it('should let a client subscribe to an account before its first refresh, and wait for it', async () => {
+    const before = await ctx
+      .http()
+      .post('/v1/account.getInfo')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ id: { accountId: 299 } });
+    expect(before.status).toBe(404);
+    const stream = await openSse(port, '/v1/account.subscribe?accountId=299', { Authorization: `Bearer ${key}` });
+    try {
+      expect(stream.status).toBe(200);
+      await stream.waitFor((e) => e.event === 'heartbeat');
+      await ctx
+        .http()
+        .post('/v1/account.queueUpdate')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ id: { accountId: 299 } })
+        .expect(204);
+      await stream.waitFor((e) => e.event === 'account-updated' && (e.data as { status: string }).status === 'completed');
+    } finally {
+      stream.close();
+    }
+  });
+
   it('should answer problems before the stream starts', async () => {
     const unauthenticated = await openSse(port, '/v1/account.subscribe?accountId=1');
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.contentType).toMatch(/problem\+json/);
-    const unknown = await openSse(port, '/v1/account.subscribe?accountId=299', { Authorization: `Bearer ${key}` });
+    // Not on the platform (the simulator has accounts 1..300).
+    const unknown = await openSse(port, '/v1/account.subscribe?accountId=5000', { Authorization: `Bearer ${key}` });
     expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body).detail).toContain('does not exist on the platform');
     const invalid = await openSse(port, '/v1/account.subscribe?accountId=abc', { Authorization: `Bearer ${key}` });
     expect(invalid.status).toBe(422);
     expect(JSON.parse(invalid.body).errors[0].location).toBe('query.accountId');

@@ -27,11 +27,11 @@ export interface PipelineContext extends TestContext {
 /** API + worker (in-process application context) + simulator on a manual clock, on a fresh database. */
 export async function startPipeline(
   prefix: string,
-  opts: { accounts?: number; latencyMs?: number; env?: Record<string, string> } = {},
+  opts: { accounts?: number; seed?: number; latencyMs?: number; env?: Record<string, string> } = {},
 ): Promise<PipelineContext> {
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const simulator = new PlatformSimulator({
-    seed: 7,
+    seed: opts.seed ?? 7,
     accounts: opts.accounts ?? 300,
     latencyMs: opts.latencyMs ?? 0,
     apiKey: null,

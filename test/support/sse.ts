@@ -8,6 +8,7 @@ export interface SseEvent {
 export interface SseConnection {
   status: number;
   contentType: string;
+  headers: Record<string, string | string[] | undefined>;
   events: SseEvent[];
   body: string;
   /** Resolves with the first event matching `predicate` (already received or still to come). */
@@ -25,6 +26,7 @@ export function openSse(port: number, path: string, headers: Record<string, stri
       const connection: SseConnection = {
         status: res.statusCode ?? 0,
         contentType: String(res.headers['content-type'] ?? ''),
+        headers: res.headers,
         events,
         body: '',
         waitFor(predicate, timeoutMs = 10_000) {

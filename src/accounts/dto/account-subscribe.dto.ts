@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, Max, Min } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { INT32_MAX } from '../../common/wire/bounds';
 
 /**
@@ -7,9 +8,20 @@ import { INT32_MAX } from '../../common/wire/bounds';
  * only (`0x10`, `1e3`, `16abc` → 422), against this class's schema in the OpenAPI document.
  */
 export class AccountSubscribeQuery {
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, example: 123456 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, example: 1 })
+  @Type(() => Number)
   @IsInt()
   @Min(0)
   @Max(INT32_MAX)
   accountId: number;
+
+  /** A stream ticket, redeemed by the credential guard before validation (see `auth.createStreamTicket`). */
+  @ApiPropertyOptional({
+    maxLength: 100,
+    description: 'A stream ticket from `auth.createStreamTicket`, for clients that cannot send headers.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  ticket?: string;
 }

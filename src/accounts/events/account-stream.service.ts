@@ -18,9 +18,9 @@ export class AccountStreamService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The account must be tracked; TrackedAccountGuard checks it before the stream starts. */
+  /** The account must be known (tracked, or on the platform); KnownAccountGuard checks it before the stream starts. */
   open(accountId: number): Observable<MessageEvent> {
-    const beats = heartbeats('heartbeat', this.config.streamHeartbeatMs);
+    const beats = heartbeats('heartbeat', this.config.streamHeartbeatMs, { now: true });
     const messages = this.events.forAccount(accountId);
     const updates = messages.pipe(filter((message): message is ProgressMessage => message.type === 'progress'));
     const views = messages.pipe(

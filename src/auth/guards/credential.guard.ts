@@ -3,12 +3,18 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ProblemException, tooManyRequests, unauthorized } from '../../common/problem/problem.exception';
 import { JsonLogger } from '../../common/logging/json-logger';
+import { WIRE_STREAM, type StreamOperation } from '../../common/wire/wire-operation.decorator';
 import { ApiKeyService } from '../api-key.service';
 import { AUTH_POLICY, AuthPolicy, NO_RATE_LIMIT } from '../auth.decorator';
 import { Principal } from '../principal';
 import { clientAddress } from '../rate-limit/client-address';
 import { RateLimiter, RateSubject } from '../rate-limit/rate-limiter.service';
+import { StreamTicketService } from '../stream-tickets/stream-ticket.service';
 import { ApiKeyAuthGuard, SessionAuthGuard } from './strategy.guards';
+
+function subjectOf(principal: Principal): RateSubject {
+  return principal.kind === 'api-key' ? { kind: 'api-key', id: principal.keyId } : { kind: 'session', id: principal.sessionId };
+}
 
 /** A refusal of the credential itself (thrown by a strategy), as opposed to a store error, which stays a 503. */
 function isRefusal(error: unknown): error is ProblemException {
@@ -51,6 +57,7 @@ export class CredentialGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeyService,
     private readonly limiter: RateLimiter,
+    private readonly tickets: StreamTicketService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -66,6 +73,10 @@ export class CredentialGuard implements CanActivate {
     }
     if (policy && offersTokenOutsideHeader(request)) {
       throw unauthorized('Credentials are accepted only in the Authorization header, never in the query string or body.');
+    }
+    const stream = this.reflector.get<StreamOperation | undefined>(WIRE_STREAM, context.getHandler());
+    if (stream && (policy === 'any' || policy === 'optional') && request.query && 'ticket' in request.query) {
+      return this.streamTicket(policy, stream, request, response, address);
     }
     switch (policy) {
       case 'refresh-token':
@@ -100,9 +111,35 @@ export class CredentialGuard implements CanActivate {
       if (policy === 'optional') return true;
       throw unauthorized();
     }
-    const subject: RateSubject =
-      principal.kind === 'api-key' ? { kind: 'api-key', id: principal.keyId } : { kind: 'session', id: principal.sessionId };
-    await this.limit(response, subject);
+    await this.limit(response, subjectOf(principal));
+    request.user = principal;
+    return true;
+  }
+
+  /**
+   * A stream opened with `?ticket=` (see StreamTicketService): the ticket stands for the key or session that
+   * minted it, and once looked up it is spent whatever the outcome. A failed ticket costs a slot of the failed-credential budget
+   * like a failed bearer token, and an optional stream then serves the caller as anonymous, as it would a bad
+   * token. Offering both a ticket and a header is refused: which one the stream runs as would be a guess.
+   */
+  private async streamTicket(
+    policy: 'any' | 'optional',
+    stream: StreamOperation,
+    request: Request & { user?: Principal },
+    response: Response,
+    address: string,
+  ): Promise<boolean> {
+    if (request.headers.authorization) throw unauthorized('Send either the Authorization header or a stream ticket, not both.');
+    await this.checkFailureBudget(address);
+    const ticket = request.query.ticket;
+    const principal = typeof ticket === 'string' ? await this.tickets.redeem(ticket, stream) : null;
+    if (!principal) {
+      await this.limiter.take({ kind: 'failed-credential', id: address });
+      if (policy !== 'optional') throw unauthorized(`The stream ticket is unknown, expired, already used or not for ${stream}.`);
+      await this.limit(response, { kind: 'anonymous', id: address });
+      return true;
+    }
+    await this.limit(response, subjectOf(principal));
     request.user = principal;
     return true;
   }

@@ -2,6 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../../auth/auth.decorator';
 import { ProblemDetailsDto } from '../problem/problem-details.dto';
+import { problemExamples } from '../wire/problem-responses';
+import { REQUEST_EXAMPLES } from './request-examples';
 
 /** Recursively orders object keys so the checked-in document diffs cleanly and deterministically. */
 export function sortKeys<T>(value: T): T {
@@ -16,15 +18,23 @@ export function sortKeys<T>(value: T): T {
   return value;
 }
 
+const DESCRIPTION = [
+  'Accounts, badges, apps, leaderboards and platform statistics of a game platform. Every operation is',
+  '`POST /v1/<area>.<operation>` with a JSON body; errors are `application/problem+json`. Each operation states its',
+  'access class: most take `Authorization: Bearer <API key or session token>` (the button **Authorize**; mint a key',
+  'with `npm run cli -- api-key create --account 1`), a few need none. The examples name account 1 of the built-in',
+  'simulator; queue its first update (`account.queueUpdate`) to fill its badges, apps and leaderboards.',
+  '',
+  'The event streams (`GET /v1/*.subscribe`, `activity.streamGlobalFeed`) are described here but cannot be run from',
+  'this page; each says how to open it. `auth.createStreamTicket` is an extension of this service: it mints the',
+  'short-lived ticket a browser `EventSource` opens a stream with, since it cannot send `Authorization`.',
+].join('\n');
+
 /** The OpenAPI document, generated from the controllers and DTO classes; the same code serves /openapi.json. */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Badge statistics API')
-    .setDescription(
-      'Accounts, badges, apps, leaderboards and platform statistics of a game platform. Every operation is ' +
-        '`POST /v1/<area>.<operation>` with a JSON body; errors are `application/problem+json`. Send ' +
-        '`Authorization: Bearer <API key or session token>`.',
-    )
+    .setDescription(DESCRIPTION)
     .setVersion('1.0.0')
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', description: 'An API key (`sk_…`) or a user-session token (`auth_…`).' },
@@ -36,7 +46,21 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (_controller, method) => method,
   });
   closeRequestSchemas(document);
+  addRequestExamples(document);
+  document.components = { ...document.components, examples: problemExamples() };
   return sortKeys(document);
+}
+
+/** Puts each operation's example body (request-examples.ts) on its JSON request body, where Swagger UI uses it. */
+function addRequestExamples(document: OpenAPIObject): void {
+  for (const methods of Object.values(document.paths)) {
+    for (const operation of [methods.post, methods.get]) {
+      const media =
+        operation?.requestBody && 'content' in operation.requestBody ? operation.requestBody.content['application/json'] : undefined;
+      const example = operation?.operationId ? REQUEST_EXAMPLES[operation.operationId] : undefined;
+      if (media && example !== undefined) media.example = example;
+    }
+  }
 }
 
 /**

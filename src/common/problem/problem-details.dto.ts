@@ -20,10 +20,11 @@ export class ProblemDetailsDto {
   @ApiPropertyOptional({ format: 'uri', default: 'about:blank' })
   type?: string;
 
-  @ApiPropertyOptional({ example: 'Unprocessable Entity' })
+  // No property examples here: each problem response carries a whole example of its own status.
+  @ApiPropertyOptional()
   title?: string;
 
-  @ApiPropertyOptional({ format: 'int64', example: 422 })
+  @ApiPropertyOptional({ format: 'int64' })
   status?: number;
 
   @ApiPropertyOptional()

@@ -64,7 +64,10 @@ export class RedisChannel<T> {
     });
     this.subscribed = subscriber.subscribe(this.name).then(
       () => undefined,
-      (error: unknown) => this.logger.error({ msg: 'subscription failed', channel: this.name, error: String(error) }),
+      (error: unknown) => {
+        // The last listener left (and closed this subscriber) before the subscription was made: nothing failed.
+        if (this.subscriber === subscriber) this.logger.error({ msg: 'subscription failed', channel: this.name, error: String(error) });
+      },
     );
   }
 }

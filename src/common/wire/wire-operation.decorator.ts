@@ -1,33 +1,50 @@
 import { applyDecorators, HttpCode, Post, SetMetadata, Sse, Type, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiExtension,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { Auth, AuthPolicy } from '../../auth/auth.decorator';
 import { ProblemDetailsDto } from '../problem/problem-details.dto';
 import { EmptyBodyInterceptor } from './empty-body.interceptor';
+import { ProblemResponse } from './problem-responses';
 
 export const WIRE_SCHEMA = 'wire:schema';
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Malformed request (invalid JSON)',
-  401: 'Credential missing, invalid or of the wrong kind',
-  403: 'Authenticated but not allowed',
-  404: 'The referenced resource is unknown',
-  409: 'Conflict',
-  413: 'The request body is larger than the operation accepts',
-  415: 'The request body is not JSON, or is compressed',
-  422: 'Validation failure',
-  429: 'Rate limited',
-  500: 'Internal error',
-  503: 'A backing service is temporarily unavailable',
+/** Route metadata of a stream: its operation id, which a stream ticket must name to open it. */
+export const WIRE_STREAM = 'wire:stream';
+
+/** The routed event streams; a stream ticket names one of them. */
+export const STREAM_OPERATIONS = ['account.subscribe', 'activity.streamGlobalFeed', 'site.subscribe', 'stats.subscribe'] as const;
+export type StreamOperation = (typeof STREAM_OPERATIONS)[number];
+
+/** The access class of each policy, as the document states it for every operation (and as `x-access`). */
+const ACCESS: Record<AuthPolicy, string> = {
+  any: 'an API key or a user session (`Authorization: Bearer …`).',
+  session: 'a user session only (`Authorization: Bearer auth_…`); API keys get 401.',
+  optional: 'public. A credential, when sent, identifies the caller (and counts against its own rate limit); an invalid one is ignored.',
+  'refresh-token': 'no bearer credential: the `refreshToken` in the body is the credential.',
+  public: 'public; no credential.',
 };
 
 export interface WireOperationOptions {
   /** Wire operation id, also the path: `POST /v1/<operationId>`. */
   operationId: string;
   summary: string;
+  /** What the operation does; the document prefixes it with the access class. */
+  description: string;
   auth: AuthPolicy;
   /** Response DTO; its class name is the wire schema name used for `$schema`. Omit for a 204. */
   response?: Type<unknown>;
+  /** What the 200 (or 204) answer holds; by default it names the response schema. */
+  responseDescription?: string;
   /** A bare response (a map or an array): no wrapper and no `$schema`; given as its JSON Schema. */
   bareResponse?: SchemaObject;
   /** DTO classes the bare response refers to by `$ref`. */
@@ -36,12 +53,12 @@ export interface WireOperationOptions {
   errors: number[];
   /** The operation takes no body: anything but nothing or `{}` is a 422. */
   noBody?: boolean;
-  description?: string;
 }
 
 /**
  * Declares one wire operation: route, status, credential policy, `$schema` name and the OpenAPI entry, so a
- * controller method carries its whole contract in one place and delegates the rest.
+ * controller method carries its whole contract in one place and delegates the rest. Request examples are kept
+ * apart, in `common/openapi/request-examples.ts`, because they must name things a fresh start has.
  */
 export function WireOperation(options: WireOperationOptions) {
   const decorators = [
@@ -50,11 +67,18 @@ export function WireOperation(options: WireOperationOptions) {
     ...contract(options, OPERATION_TRANSPORT_ERRORS),
   ];
   if (options.bareResponse) {
-    decorators.push(ApiExtraModels(...(options.extraModels ?? [])), ApiOkResponse({ schema: options.bareResponse }));
+    decorators.push(
+      ApiExtraModels(...(options.extraModels ?? [])),
+      ApiOkResponse({
+        description: options.responseDescription ?? 'Success: the map or list described below (no `$schema`).',
+        schema: options.bareResponse,
+      }),
+    );
   } else if (options.response) {
-    decorators.push(ApiOkResponse({ type: options.response }), SetMetadata(WIRE_SCHEMA, options.response.name));
+    const description = options.responseDescription ?? `Success: a \`${options.response.name}\`.`;
+    decorators.push(ApiOkResponse({ description, type: options.response }), SetMetadata(WIRE_SCHEMA, options.response.name));
   } else {
-    decorators.push(ApiNoContentResponse({ description: 'Accepted; no body.' }));
+    decorators.push(ApiNoContentResponse({ description: options.responseDescription ?? 'Accepted; no body.' }));
   }
   if (options.noBody) {
     decorators.push(UseInterceptors(EmptyBodyInterceptor), ApiBody({ required: false, schema: { type: 'object', maxProperties: 0 } }));
@@ -62,19 +86,81 @@ export function WireOperation(options: WireOperationOptions) {
   return applyDecorators(...decorators);
 }
 
-export interface WireStreamOptions extends Pick<WireOperationOptions, 'operationId' | 'summary' | 'auth' | 'errors'> {
-  /** The events, `name`: data shape, for the document. */
-  events: string;
+/** One event a stream sends: its `event:` name, the class of its `data:` and when it is sent. */
+export interface StreamEvent {
+  name: string;
+  data: Type<unknown>;
+  when: string;
+  /** A `data:` value for the example of the stream. */
+  example?: unknown;
 }
 
-/** Declares one server-sent-event stream: `GET /v1/<operationId>`, its policy and its problem responses. */
+export interface WireStreamOptions extends Pick<WireOperationOptions, 'summary' | 'description' | 'auth' | 'errors'> {
+  operationId: StreamOperation;
+  events: StreamEvent[];
+  /** The query of the curl line in the description, e.g. `?accountId=1`. */
+  exampleQuery?: string;
+}
+
+/**
+ * Declares one server-sent-event stream: `GET /v1/<operationId>`, its policy, its events with their payload
+ * schemas and its problem responses. Swagger UI offers "Try it out" for POST only (see http-app.ts): its fetch
+ * waits for the end of the response, which a stream never reaches.
+ */
 export function WireStream(options: WireStreamOptions) {
+  const events = options.events.map((event) => `- \`${event.name}\` → \`${event.data.name}\`: ${event.when}`).join('\n');
+  const url = `<base>/v1/${options.operationId}${options.exampleQuery ?? ''}`;
+  const needsCredential = options.auth !== 'optional' && options.auth !== 'public';
+  const opening = [
+    '**Opening it.** Not from "Try it out" here (a stream never ends, so Swagger UI would wait forever): use',
+    needsCredential ? `\`curl -N -H 'Authorization: Bearer <credential>' '${url}'\`` : `\`curl -N '${url}'\``,
+    'or, from a browser, `new EventSource(url)`;',
+    needsCredential
+      ? 'as an `EventSource` cannot send `Authorization`, add'
+      : 'to be identified (an `EventSource` cannot send `Authorization`), add',
+    '`ticket=` from `auth.createStreamTicket` to its query. A problem (401, 404, 422, 429, …) is answered as',
+    '`application/problem+json` before the stream starts.',
+  ].join(' ');
+  const description = `${options.description}\n\n**Events** (\`event:\` name → schema of \`data:\`, one line of JSON):\n${events}\n\n${opening}`;
+  const example = options.events
+    .filter((event) => event.example !== undefined)
+    .map((event) => `event: ${event.name}\ndata: ${JSON.stringify(event.example)}\n\n`)
+    .join('');
   return applyDecorators(
     Sse(options.operationId),
-    ...contract({ ...options, description: `Server-sent events.\n\n${options.events}` }, STREAM_TRANSPORT_ERRORS),
+    SetMetadata(WIRE_STREAM, options.operationId),
+    ...contract({ ...options, description }, STREAM_TRANSPORT_ERRORS),
+    ApiExtraModels(...options.events.map((event) => event.data)),
+    ApiQuery({
+      name: 'ticket',
+      required: false,
+      schema: { type: 'string', maxLength: 100 },
+      description:
+        'A stream ticket from `auth.createStreamTicket` (an extension of this service), in place of the `Authorization` header: ' +
+        'valid 60 s, for this stream only, usable once. Never send `access_token` here: it is refused.',
+    }),
     ApiProduces('text/event-stream'),
-    ApiOkResponse({ description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } }),
+    ApiOkResponse({
+      description: 'The event stream: `event:`/`data:` messages until the client leaves or the service stops.',
+      content: { 'text/event-stream': { schema: streamSchema(options.events), ...(example ? { example } : {}) } },
+    }),
   );
+}
+
+/** The stream as a sequence of `{event, data}` messages, one alternative per event, so each payload has its schema. */
+function streamSchema(events: StreamEvent[]): SchemaObject {
+  return {
+    type: 'array',
+    format: 'event-stream',
+    items: {
+      oneOf: events.map((event) => ({
+        type: 'object',
+        title: event.name,
+        required: ['event', 'data'],
+        properties: { event: { type: 'string', enum: [event.name] }, data: { $ref: getSchemaPath(event.data) } },
+      })),
+    },
+  };
 }
 
 /**
@@ -84,19 +170,18 @@ export function WireStream(options: WireStreamOptions) {
 const OPERATION_TRANSPORT_ERRORS = [415, 429, 503];
 const STREAM_TRANSPORT_ERRORS = [429, 503];
 
-/** What an operation and a stream declare alike: credential policy, operation id and problem responses. */
+/** What an operation and a stream declare alike: credential policy, operation id, access class and problem responses. */
 function contract(options: Pick<WireOperationOptions, 'operationId' | 'summary' | 'auth' | 'errors' | 'description'>, transport: number[]) {
   const errors = [...new Set([...options.errors, ...transport])].sort((a, b) => a - b);
   return [
     Auth(options.auth),
-    ApiOperation({ operationId: options.operationId, summary: options.summary, description: options.description }),
+    ApiOperation({
+      operationId: options.operationId,
+      summary: options.summary,
+      description: `**Access:** ${ACCESS[options.auth]}\n\n${options.description}`,
+    }),
+    ApiExtension('x-access', options.auth),
     ApiExtraModels(ProblemDetailsDto),
-    ...errors.map((status) =>
-      ApiResponse({
-        status,
-        description: STATUS_TEXT[status] ?? 'Error',
-        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ErrorModel' } } },
-      }),
-    ),
+    ...errors.map((status) => ProblemResponse(status)),
   ];
 }

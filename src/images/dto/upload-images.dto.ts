@@ -11,6 +11,10 @@ const LIMITS_TEXT = Object.entries(IMAGE_LIMITS)
   .map(([type, limit]) => `\`${type}\` ≤ ${limit.maxBytes / 1024 / 1024} MiB and ${limit.maxWidth}×${limit.maxHeight} px`)
   .join(', ');
 
+/** A real 2×2 PNG, so the examples run as they are (Swagger UI, clients trying the operation). */
+export const EXAMPLE_PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWM4YSNywkaEAUIBACF+BGFPob/gAAAAAElFTkSuQmCC';
+
 export class V1AccountUploadedImage {
   @ApiProperty({
     // A real 2×2 PNG, so the example runs as it is (Swagger UI, clients trying the operation).

@@ -13,3 +13,8 @@ export class MaintenanceEvent {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiPropertyOptional({ type: 'integer' }) createdBy?: number;
 }
+
+/** `data:` of `maintenance-changed`: the full current set of broadcasts (on connect and after every change). */
+export class MaintenanceChangedEvent {
+  @ApiProperty({ type: [MaintenanceEvent], nullable: true }) items: MaintenanceEvent[] | null;
+}

@@ -3,18 +3,19 @@ import type { Request } from 'express';
 import { AccountLookupService } from '../account-lookup.service';
 
 /**
- * Refuses a stream of an account the service does not track with a 404 problem. It is a guard, not a pipe,
- * because guards finish before Nest commits the event-stream headers; a slower pipe error would arrive
+ * Refuses a stream of an account neither this service nor the platform knows with a 404 problem; an account not
+ * refreshed yet is accepted, so a client can subscribe before queueing its first update. It is a guard, not a
+ * pipe, because guards finish before Nest commits the event-stream headers; a slower pipe error would arrive
  * inside an already started stream. A malformed id is left to the validation pipe (422).
  */
 @Injectable()
-export class TrackedAccountGuard implements CanActivate {
+export class KnownAccountGuard implements CanActivate {
   constructor(private readonly lookup: AccountLookupService) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const raw = context.switchToHttp().getRequest<Request>().query.accountId;
     if (typeof raw === 'string' && /^\d{1,10}$/.test(raw) && Number(raw) <= 2147483647) {
-      await this.lookup.findTracked({ id: { accountId: Number(raw) } });
+      await this.lookup.assertKnown(Number(raw));
     }
     return true;
   }
