@@ -29,35 +29,29 @@ import { AccountUpdateQueueService } from './account-update-queue.service';
 import { RefreshController } from './refresh.controller';
 import { ACCOUNT_UPDATE_QUEUE } from './update-queue.constants';
 
+/** The platform client and the keepers of derived state the writer keeps in step (and queueing counts in). */
+const KEEPERS = [
+  PlatformModule,
+  StatsEventsModule,
+  PlatformTotalsModule,
+  BadgeHoldersModule,
+  ValueLeadersModule,
+  BoardChangesModule,
+  AppOwnerCountsModule,
+  ItemClassOwnersModule,
+];
+
 /** The producer side of account refreshes, shared by the API (queueing) and the worker. */
 @Module({
   imports: [
     BullModule.registerQueue({ name: ACCOUNT_UPDATE_QUEUE }),
     AccountRecordsModule,
-    PlatformModule,
-    StatsEventsModule,
-    PlatformTotalsModule,
-    BadgeHoldersModule,
-    ValueLeadersModule,
-    BoardChangesModule,
-    AppOwnerCountsModule,
-    ItemClassOwnersModule,
+    ...KEEPERS,
     TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity]),
   ],
   controllers: [RefreshController],
   providers: [AccountUpdateQueueService],
   // The keepers of derived state go along: the worker's writer keeps them in step.
-  exports: [
-    AccountRecordsModule,
-    AccountUpdateQueueService,
-    PlatformModule,
-    StatsEventsModule,
-    PlatformTotalsModule,
-    BadgeHoldersModule,
-    ValueLeadersModule,
-    BoardChangesModule,
-    AppOwnerCountsModule,
-    ItemClassOwnersModule,
-  ],
+  exports: [AccountRecordsModule, AccountUpdateQueueService, ...KEEPERS],
 })
 export class RefreshModule {}

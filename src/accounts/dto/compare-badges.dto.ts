@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import { AccountSearch } from './account-search.dto';
 import { SORT_DIRECTIONS } from './list-badges.dto';
+import { AppIdList } from '../../common/wire/app-id-list.decorator';
 
 export const COMPARE_MODES = ['missing', 'ownedByAll', 'unique'] as const;
 export const COMPARE_MATCHES = ['tuple', 'tupleLevel', 'tupleMinLevel'] as const;
@@ -100,32 +101,10 @@ export class V1AccountCompareBadgesRequestBody {
   @Type(() => AccountSearch)
   accounts: AccountSearch[];
 
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX },
-    maxItems: 500,
-    nullable: true,
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(500)
-  @IsInt({ each: true })
-  @Min(0, { each: true })
-  @Max(INT32_MAX, { each: true })
+  @AppIdList()
   appIds?: number[] | null;
 
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX },
-    maxItems: 500,
-    nullable: true,
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(500)
-  @IsInt({ each: true })
-  @Min(0, { each: true })
-  @Max(INT32_MAX, { each: true })
+  @AppIdList()
   excludeAppIds?: number[] | null;
 
   @ApiPropertyOptional({

@@ -14,9 +14,10 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { INT32_MAX, INT64_SAFE_MAX } from '../../common/wire/bounds';
+import { INT64_SAFE_MAX } from '../../common/wire/bounds';
 import { V1AppBadge } from '../../apps/dto/app-badges.dto';
 import { AccountPageRequest } from './account-search.dto';
+import { AppIdList } from '../../common/wire/app-id-list.decorator';
 
 export const BADGE_ORDER_BY = ['xp', 'level', 'scarcity', 'name', 'completion_time'] as const;
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
@@ -45,18 +46,7 @@ export class V1BadgeOrder {
 }
 
 export class V1BadgeFilters {
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX },
-    maxItems: 500,
-    nullable: true,
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(500)
-  @IsInt({ each: true })
-  @Min(0, { each: true })
-  @Max(INT32_MAX, { each: true })
+  @AppIdList()
   appIds?: number[] | null;
 
   @ApiPropertyOptional({
