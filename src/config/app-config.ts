@@ -66,6 +66,14 @@ export interface AppConfig {
     /** Entries all per-app and per-badge boards may hold together before the least recently read are dropped. */
     lazyBudget: number;
   };
+  groups: {
+    /** The service's own platform group (32-bit gid): `steamSetsGroup` of leaderboard.getGroupLeaderboard. */
+    serviceGroupId: number;
+    /** A group is read from the platform again only once its last read is this old (a group is shared by many accounts). */
+    refreshIntervalSeconds: number;
+    /** Group refreshes run at once per worker. */
+    concurrency: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -170,6 +178,11 @@ export function loadConfig(env: Env): AppConfig {
     },
     ranks: {
       lazyBudget: int(env, 'RANK_LAZY_BUDGET', 5_000_000, 1, 100_000_000),
+    },
+    groups: {
+      serviceGroupId: int(env, 'SERVICE_GROUP_ID', 1, 1, 4_294_967_295),
+      refreshIntervalSeconds: int(env, 'GROUP_REFRESH_INTERVAL_SECONDS', 86_400, 1, 365 * 86_400),
+      concurrency: int(env, 'GROUP_WORKER_CONCURRENCY', 2, 1, 64),
     },
   };
 }
