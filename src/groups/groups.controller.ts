@@ -10,14 +10,12 @@ import {
 import { DEFAULT_GROUP_WINDOW, GroupLeaderboardService, MAX_GROUP_WINDOW } from './group-leaderboard.service';
 import { MAX_OWNED_GROUPS, OwnedGroupsService } from './owned-groups.service';
 
+/** `account.listOwnedGroups` (tagged with the other account operations). */
+@ApiTags('account')
 @Controller('v1')
-export class GroupsController {
-  constructor(
-    private readonly owned: OwnedGroupsService,
-    private readonly board: GroupLeaderboardService,
-  ) {}
+export class OwnedGroupsController {
+  constructor(private readonly owned: OwnedGroupsService) {}
 
-  @ApiTags('account')
   @WireOperation({
     operationId: 'account.listOwnedGroups',
     summary: 'Groups owned by an account',
@@ -29,8 +27,14 @@ export class GroupsController {
   listOwnedGroups(@Body() body: AccountSearch): Promise<V1AccountListOwnedGroupsResponseBody> {
     return this.owned.list(body);
   }
+}
 
-  @ApiTags('leaderboard')
+/** `leaderboard.getGroupLeaderboard` (tagged with the other leaderboards). */
+@ApiTags('leaderboard')
+@Controller('v1')
+export class GroupLeaderboardController {
+  constructor(private readonly board: GroupLeaderboardService) {}
+
   @WireOperation({
     operationId: 'leaderboard.getGroupLeaderboard',
     summary: 'Group leaderboard',

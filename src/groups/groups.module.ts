@@ -11,12 +11,12 @@ import { AccountRecordsModule } from '../accounts/account-records.module';
 import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
 import { GroupBoardModule } from './group-board.module';
 import { GroupLeaderboardService } from './group-leaderboard.service';
-import { GroupsController } from './groups.controller';
+import { GroupLeaderboardController, OwnedGroupsController } from './groups.controller';
 import { OwnedGroupsService } from './owned-groups.service';
 
 @Module({
   imports: [GroupBoardModule, AccountRecordsModule, LeaderboardAccountsModule],
-  controllers: [GroupsController],
+  controllers: [OwnedGroupsController, GroupLeaderboardController],
   providers: [OwnedGroupsService, GroupLeaderboardService],
 })
 export class GroupsModule {}
