@@ -8,6 +8,7 @@ import { SiteModule } from './site/site.module';
 import { ItemsModule } from './items/items.module';
 import { QueueModule } from './common/queue/queue.module';
 import { LeaderboardsModule } from './leaderboards/leaderboards.module';
+import { GroupsModule } from './groups/groups.module';
 import { SimulatorHostService } from './platform/simulator-host.service';
 import { AuthModule } from './auth/auth.module';
 import { StreamTicketsModule } from './auth/stream-tickets/stream-tickets.module';
@@ -43,6 +44,7 @@ export class ApiModule implements NestModule {
         SiteModule,
         DonationsModule,
         LeaderboardsModule,
+        GroupsModule,
         StatsModule,
         RefreshModule,
       ],

@@ -22,6 +22,7 @@ import { derivedStateKeepers, rebuildDerivedState } from './derived/derived-stat
 import { BadgeHoldersModule } from './badges/holders/badge-holders.module';
 import { ValueLeadersModule } from './leaderboards/value-leaders/value-leaders.module';
 import { RanksModule } from './ranks/ranks.module';
+import { GroupBoardModule } from './groups/group-board.module';
 import { PlatformTotalsModule } from './stats/totals/platform-totals.module';
 import { exitOnBootFailure } from './boot';
 
@@ -37,7 +38,7 @@ const USAGE = `usage: npm run cli -- <command>
   maintenance create --title T --message M [--paths "*,/leaderboards"] [--starts ISO] [--ends ISO]
   maintenance list | enable <uid> | disable <uid> | delete <uid>
   donation record --cents N [--account <accountId>] [--at ISO]
-  derived rebuild [--only name[,name…]]   recompute derived state (totals, holder statistics, ranks) from PostgreSQL
+  derived rebuild [--only name[,name…]]   recompute derived state (totals, holder statistics, ranks, group board) from PostgreSQL
 A new secret is printed as the last line of stdout, once; only its hash is stored.`;
 
 class UsageError extends Error {}
@@ -59,6 +60,7 @@ class CliModule {
         BadgeHoldersModule,
         ValueLeadersModule,
         RanksModule,
+        GroupBoardModule,
       ],
     };
   }

@@ -74,6 +74,14 @@ export interface AppConfig {
     /** The body limit of account.uploadImages only (base64 inflates images by a third); every other route keeps bodyLimitBytes. */
     uploadBodyLimitBytes: number;
   };
+  groups: {
+    /** The service's own platform group (32-bit gid): `steamSetsGroup` of leaderboard.getGroupLeaderboard. */
+    serviceGroupId: number;
+    /** A group is read from the platform again only once its last read is this old (a group is shared by many accounts). */
+    refreshIntervalSeconds: number;
+    /** Group refreshes run at once per worker. */
+    concurrency: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -182,6 +190,11 @@ export function loadConfig(env: Env): AppConfig {
     images: {
       storeDir: resolve(env.IMAGE_STORE_DIR || 'data/images'),
       uploadBodyLimitBytes: int(env, 'IMAGE_UPLOAD_BODY_LIMIT_BYTES', 20 * 1024 * 1024, 1024, 128 * 1024 * 1024),
+    },
+    groups: {
+      serviceGroupId: int(env, 'SERVICE_GROUP_ID', 1, 1, 4_294_967_295),
+      refreshIntervalSeconds: int(env, 'GROUP_REFRESH_INTERVAL_SECONDS', 86_400, 1, 365 * 86_400),
+      concurrency: int(env, 'GROUP_WORKER_CONCURRENCY', 2, 1, 64),
     },
   };
 }

@@ -27,6 +27,7 @@ import { BoardValueLeaderEntity } from '../leaderboards/entities/board-value-lea
 import { AccountBestRankEntity } from '../ranks/entities/account-best-rank.entity';
 import { AccountRankHistoryEntity } from '../ranks/entities/account-rank-history.entity';
 import { AccountImageEntity } from '../images/entities/account-image.entity';
+import { GroupEntity } from '../groups/entities/group.entity';
 
 /** Every entity of the service; the data source, the migration generator and the drift check all use this list. */
 export const ENTITIES = [
@@ -59,4 +60,5 @@ export const ENTITIES = [
   AppOwnerCountEntity,
   ItemClassOwnersEntity,
   AccountImageEntity,
+  GroupEntity,
 ];

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { BadgeCatalogService, badgeName } from '../badges/badge-catalog.service';
-import { forbidden, notFound, unprocessable } from '../common/problem/problem.exception';
+import { notFound, unprocessable } from '../common/problem/problem.exception';
+import { rankWindow } from '../common/wire/rank-window';
 import { LazyBoards } from '../ranks/lazy-boards.service';
 import { RankedEntry } from '../ranks/rank-reader.service';
 import { RankReader } from '../ranks/rank-reader.service';
@@ -30,7 +31,7 @@ export class AccountLeaderboardService {
   ) {}
 
   async get(request: Request, callerAccountId: number): Promise<Response> {
-    const [start, end] = this.window(request);
+    const [start, end] = rankWindow(request, DEFAULT_WINDOW, MAX_WINDOW);
     const page = await this.page(request, start, end, callerAccountId);
     return { ...page, ...(request.location?.length ? { location: await this.locationInfo(request.location) } : {}) };
   }
@@ -77,21 +78,6 @@ export class AccountLeaderboardService {
       const row = byAccount.get(entry.accountId);
       return row ? { badgeInfo: { completionTime: row.completion_time.toISOString(), level: row.level, xp: row.xp } } : {};
     };
-  }
-
-  /** The rank window: explicit bounds, or one of the same width centred on `goToLeaderboardRank`. */
-  private window(request: Request): [number, number] {
-    let start = Math.max(1, request.start ?? 1);
-    let end = request.end ?? start + DEFAULT_WINDOW - 1;
-    if (end < start)
-      throw unprocessable('`end` must not be before `start`.', [{ location: 'body.end', message: 'end < start', value: request.end }]);
-    const span = end - start + 1;
-    if (span > MAX_WINDOW) throw forbidden(`A window may hold at most ${MAX_WINDOW} ranks.`);
-    if (request.goToLeaderboardRank) {
-      start = Math.max(1, request.goToLeaderboardRank - Math.floor(span / 2));
-      end = start + span - 1;
-    }
-    return [start, end];
   }
 
   /** A board's badge: the app's normal or foil badge, or else a special badge with that id. */

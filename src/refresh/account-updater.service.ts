@@ -14,6 +14,8 @@ import { StatsEvents } from '../stats/events/stats-events';
 import { AccountWriter } from './account-writer';
 import { PlatformSnapshotReader } from './platform-snapshot';
 import { ProgressSnapshot, UpdateProgressService } from '../accounts/progress/update-progress.service';
+import { GroupRefreshQueue } from './group-refresh-queue.service';
+import { PlatformSnapshot } from './platform-snapshot';
 
 /**
  * One refresh run of one account, as the worker executes it: pending → in_progress → completed, with every
@@ -34,6 +36,7 @@ export class AccountUpdater {
     private readonly ranks: RankEngine,
     private readonly rankHistory: RankHistoryRecorder,
     private readonly lazyBoards: LazyBoards,
+    private readonly groups: GroupRefreshQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -54,11 +57,24 @@ export class AccountUpdater {
     await this.ranks.place([accountId]);
     await this.lazyBoards.place(accountId, held);
     await this.rankHistory.record(accountId);
+    await this.queueGroups(accountId, platform);
     await this.progress.publish(done);
     // Exactly what the writer added to the maintained totals, so stream clients stay in step with stats.getStats.
     await this.stats.publish(result.deltas);
     await this.activity.announce(result.activityIds);
     this.logger.log({ msg: 'account updated', accountId, runId, durationMs: Date.now() - started, after: result.after });
+  }
+
+  /**
+   * Queues a refresh of each group the account is in that was not read within the group refresh interval: groups
+   * are shared by many accounts, so they are read on their own schedule (GroupRefresher), not once per member.
+   * Best effort: the account's run stands without it, and its next update queues them again.
+   */
+  private async queueGroups(accountId: number, platform: PlatformSnapshot): Promise<void> {
+    if (platform.groups.visibility !== 'public') return;
+    await this.groups
+      .enqueueStale(platform.groups.groups.map(Number))
+      .catch((error: unknown) => this.logger.warn({ msg: 'could not queue group refreshes', accountId, error: String(error) }));
   }
 
   /** Marks the run in progress (creating its record if a recovered job has none) and returns its progress. */

@@ -1,3 +1,4 @@
+import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActivityRecorder } from '../activity/activity-recorder';
@@ -11,10 +12,24 @@ import { RefreshModule } from './refresh.module';
 import { AccountWriter } from './account-writer';
 import { PlatformSnapshotReader } from './platform-snapshot';
 import { StuckUpdateRecovery } from './stuck-update-recovery.service';
+import { GroupBoardModule } from '../groups/group-board.module';
+import { GROUP_REFRESH_QUEUE } from './group-refresh.constants';
+import { GroupRefreshQueue } from './group-refresh-queue.service';
+import { GroupRefresher } from './group-refresher.service';
+import { GroupRefreshProcessor } from './group-refresh.processor';
 
-/** The consumer side: the BullMQ worker that refreshes accounts from the platform. Worker process only. */
+/**
+ * The consumer side: the BullMQ workers that refresh accounts from the platform, and the groups their updates saw
+ * (one read per group per refresh interval). Worker process only.
+ */
 @Module({
-  imports: [RefreshModule, RanksModule, TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity])],
+  imports: [
+    RefreshModule,
+    RanksModule,
+    GroupBoardModule,
+    BullModule.registerQueue({ name: GROUP_REFRESH_QUEUE }),
+    TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity]),
+  ],
   providers: [
     ActivityRecorder,
     PlatformSnapshotReader,
@@ -23,6 +38,9 @@ import { StuckUpdateRecovery } from './stuck-update-recovery.service';
     AccountUpdateProcessor,
     StuckUpdateRecovery,
     ChangeSweeper,
+    GroupRefresher,
+    GroupRefreshQueue,
+    GroupRefreshProcessor,
   ],
 })
 export class RefreshWorkerModule {}

@@ -1,5 +1,5 @@
 import { PlatformClient } from '../platform/client/platform-client';
-import { PlatformHttp, type HttpOutcome, type QueryValue } from '../platform/client/platform-http';
+import { PlatformHttp, type BodyFormat, type HttpOutcome, type QueryValue } from '../platform/client/platform-http';
 import { PlatformHttpError } from '../platform/client/platform.errors';
 import { toInventoryItem } from '../platform/client/platform.mappers';
 import type { InventoryResult, RawInventoryDescription } from '../platform/client/platform.types';
@@ -23,12 +23,19 @@ class InProcessHttp extends PlatformHttp {
     super({ apiKey: null, timeoutMs: 1000, maxRetries: 0, retryBaseMs: 0, budget: null });
   }
 
-  override async get(baseUrl: string, path: string, query: Record<string, QueryValue>, withKey: boolean): Promise<HttpOutcome> {
+  override async get(
+    baseUrl: string,
+    path: string,
+    query: Record<string, QueryValue>,
+    withKey: boolean,
+    format: BodyFormat = 'json',
+  ): Promise<HttpOutcome> {
     // buildUrl is private to PlatformHttp; reusing it keeps parameter encoding (booleans as 1/0, no key) identical.
     const url = (this as unknown as { buildUrl: (...args: unknown[]) => string }).buildUrl(baseUrl, path, query, withKey);
     const response = route(this.universe, this.tick(), null, 'GET', url);
     if (response.status !== 200 && response.status !== 401 && response.status !== 403)
       throw new PlatformHttpError(response.status, `GET ${path}`);
+    if (format === 'text') return { status: response.status, body: response.body };
     let body: unknown;
     try {
       body = JSON.parse(response.body);

@@ -10,6 +10,8 @@ import { CopyLoad, restoreStructures, secondaryStructures, dropStructures } from
 import { CatalogueObservations } from './catalogue-observations';
 import { generateInOrder } from './generator-pool';
 import { seedProfileViews } from './profile-views';
+import { seedGroups } from './seed-groups';
+import { Universe } from '../platform/simulator/universe/universe';
 import { SEED_TABLES, SEED_TABLE_NAMES, SeedTable } from './seed-tables';
 
 export interface SeedOptions {
@@ -27,6 +29,8 @@ export interface SeedReport {
   accounts: number;
   rows: Record<SeedTable, number>;
   milestones: number;
+  /** `groups` rows: every group a seeded account is in, and the service's own. */
+  groups: number;
   views: number;
   derived: string[];
   /** Seconds per phase. */
@@ -112,7 +116,10 @@ export async function seedPopulation(config: AppConfig, options: SeedOptions): P
     }
     phase = Date.now();
     const milestones = await insertScarcityMilestones(admin, firstCrafts);
-    for (const table of [...SEED_TABLE_NAMES, 'badges', 'apps']) await admin.query(`VACUUM (ANALYZE) ${table}`);
+    const universe = new Universe({ seed: options.seed, accounts: options.accounts, tickMs: config.simulator.tickMs });
+    const groups = await seedGroups(admin, universe, config.groups.serviceGroupId, new Date(parameters.nowMs));
+    log(`stored ${groups} groups`);
+    for (const table of [...SEED_TABLE_NAMES, 'badges', 'apps', 'groups']) await admin.query(`VACUUM (ANALYZE) ${table}`);
     timings.finish = seconds(phase);
     phase = Date.now();
     const views = await seedProfileViews(config, options.seed, options.accounts, parameters.nowMs);
@@ -122,7 +129,7 @@ export async function seedPopulation(config: AppConfig, options: SeedOptions): P
     timings.derived = seconds(phase);
     timings.total = seconds(started);
     log(`derived state rebuilt (${derived.join(', ') || 'no keepers'}) in ${timings.derived} s; seed done in ${timings.total} s`);
-    return { accounts: options.accounts, rows, milestones, views, derived, timings };
+    return { accounts: options.accounts, rows, milestones, groups, views, derived, timings };
   } finally {
     await admin.end();
     await helper.end();

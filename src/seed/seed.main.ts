@@ -5,7 +5,8 @@
  *
  * Fills the configured database (DATABASE_URL, migrated first as `npm start` does; it must hold no accounts yet)
  * with the platform simulator's accounts 1..N exactly as the update worker would have stored them: profiles and
- * counters, badges, apps with playtime, friends, groups, inventories, the badge and app catalogue, 1–8 update
+ * counters, badges, apps with playtime, friends, groups (memberships and the groups' own rows), inventories, the
+ * badge and app catalogue, 1–8 update
  * runs per account (`account_updates` with before/after counters over the last 120 days, most within the last
  * 30), the activity those runs revealed, profile views in Redis (REDIS_PREFIX), then rebuilds derived state.
  * Serve later updates with a simulator of the same seed and size (SIMULATOR_SEED / SIMULATOR_ACCOUNTS = N);
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
     log: (line) => process.stdout.write(`${line}\n`),
   });
   process.stdout.write(
-    `${JSON.stringify({ rows: report.rows, milestones: report.milestones, views: report.views, timings: report.timings })}\n`,
+    `${JSON.stringify({ rows: report.rows, milestones: report.milestones, groups: report.groups, views: report.views, timings: report.timings })}\n`,
   );
 }
 

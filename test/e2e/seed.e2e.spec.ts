@@ -40,6 +40,12 @@ describe('seed: a synthetic population', () => {
       ]),
       friends: await q('SELECT friend_account_id, friend_since FROM account_friends WHERE account_id = $1 ORDER BY 1', [accountId]),
       groups: await q('SELECT group_id FROM account_groups WHERE account_id = $1 ORDER BY 1', [accountId]),
+      // The account's groups as their group refresh stores them (the read's times left out).
+      group_rows: await q(
+        `SELECT gid, name, vanity, tag, avatar, privacy, member_count, owner_steam_id, owner_account_id FROM groups
+          WHERE gid IN (SELECT group_id::bigint FROM account_groups WHERE account_id = $1) ORDER BY gid`,
+        [accountId],
+      ),
       inventory: await q(
         'SELECT class_id, app_id, kind, name, market_hash_name, amount, asset_id FROM inventory_items WHERE account_id = $1 ORDER BY class_id',
         [accountId],
@@ -68,6 +74,29 @@ describe('seed: a synthetic population', () => {
       if (Date.now() > deadline) throw new Error(`account ${accountId} was not updated: ${JSON.stringify(row)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+
+  /**
+   * Makes the account's groups due for a refresh, so that its update reads them again through the worker's group
+   * refresh; returns a function that waits for those reads.
+   */
+  async function staleGroups(accountId: number): Promise<() => Promise<void>> {
+    const gids = (await q<{ gid: string }>('SELECT group_id AS gid FROM account_groups WHERE account_id = $1', [accountId])).map((row) =>
+      Number(row.gid),
+    );
+    await q(`UPDATE groups SET refreshed_at = now() - interval '30 days' WHERE gid = ANY($1::bigint[])`, [gids]);
+    return async () => {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const [{ stale }] = await q<{ stale: number }>(
+          `SELECT count(*)::int AS stale FROM groups WHERE gid = ANY($1::bigint[]) AND refreshed_at < now() - interval '1 day'`,
+          [gids],
+        );
+        if (stale === 0) return;
+        if (Date.now() > deadline) throw new Error(`${stale} groups of account ${accountId} were not read again`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
   }
 
   /** Seeded accounts that may be updated now (cooldown over), with some of everything (or private). */
@@ -101,6 +130,24 @@ describe('seed: a synthetic population', () => {
       `SELECT count(*)::int AS indexes FROM pg_indexes WHERE tablename IN ('account_badges', 'inventory_items', 'activity_events')`,
     );
     expect(indexes).toBeGreaterThanOrEqual(8);
+    // A row for every group a seeded account is in (and the service's own), owners among them, ranked on the board.
+    const [groups] = await q<Record<string, number>>(
+      `SELECT (SELECT count(DISTINCT group_id) FROM account_groups)::int AS seen,
+              (SELECT count(*) FROM groups WHERE gid IN (SELECT group_id::bigint FROM account_groups))::int AS stored,
+              (SELECT count(*) FROM groups WHERE owner_account_id IS NOT NULL)::int AS owned,
+              (SELECT count(*) FROM groups WHERE privacy <> 'hidden')::int AS ranked`,
+    );
+    expect(groups.seen).toBeGreaterThan(10);
+    expect(groups.stored).toBe(groups.seen);
+    expect(groups.owned).toBeGreaterThan(0);
+    expect(report.groups).toBeGreaterThanOrEqual(groups.seen);
+    const board = await ctx
+      .http()
+      .post('/v1/leaderboard.getGroupLeaderboard')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ leaderboard: 'most_members' })
+      .expect(200);
+    expect(board.body.rankedOutOf).toBe(groups.ranked);
   });
 
   it('should be unchanged by a real update at the simulated time of its last seeded run', async () => {
@@ -112,7 +159,9 @@ describe('seed: a synthetic population', () => {
     for (const { account_id: accountId, updated_at: updatedAt } of accounts) {
       const seeded = await stored(accountId);
       expect(seeded.badges.length).toBeGreaterThan(0);
+      const groupsRead = await staleGroups(accountId);
       await update(accountId, updatedAt.getTime());
+      await groupsRead();
       expect(await stored(accountId)).toEqual(seeded);
       const [run] = await q<{ before: unknown; after: unknown }>(
         'SELECT before, after FROM account_updates WHERE account_id = $1 ORDER BY finished_at DESC LIMIT 1',

@@ -36,6 +36,7 @@ export async function startPipeline(
     latencyMs: opts.latencyMs ?? 0,
     apiKey: null,
     clock: clock.read,
+    countRequests: true,
   });
   const port = await simulator.listen(0);
   const simulatorUrl = `http://127.0.0.1:${port}`;

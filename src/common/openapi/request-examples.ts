@@ -23,6 +23,8 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'account.listFriends': account,
   'account.listLeaderboardHistory': account,
   'account.updateProgress': account,
+  'account.listOwnedGroups': account,
+  'leaderboard.getGroupLeaderboard': { leaderboard: 'most_members' },
   'account.queueUpdate': account,
   'account.listApps': { ...account, order: { by: 'playtime', direction: 'desc' }, page: 1 },
   'account.listBadges': { ...account, order: { by: 'xp', direction: 'desc' }, page: 1 },

@@ -5,9 +5,7 @@ import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
 import { AccountBadgeInfo } from '../../apps/dto/app-badges.dto';
 import { INT32_MAX } from '../../common/wire/bounds';
 import { ACCOUNT_BOARDS, AccountBoard } from '../account-boards';
-
-const rankField = (description: string) =>
-  ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, nullable: true, example: 1, description });
+import { RankWindowRequest } from './rank-window.dto';
 
 export class V1AccountLeaderboardAppSearch {
   @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, example: 730 })
@@ -45,12 +43,8 @@ export class V1LeaderboardLocation {
 
 // The location items are written as a nullable allOf (see `location`), which registers no model by itself.
 @ApiExtraModels(V1LeaderboardLocation)
-export class V1LeaderboardGetAccountLeaderboardRequestBody {
+export class V1LeaderboardGetAccountLeaderboardRequestBody extends RankWindowRequest {
   @ApiProperty({ enum: ACCOUNT_BOARDS, example: 'xp' }) @IsIn(ACCOUNT_BOARDS) leaderboard: AccountBoard;
-  @rankField('First rank of the window (1-based, inclusive); default 1.') @IsOptional() @IsInt() @Min(0) @Max(INT32_MAX) start?:
-    number | null;
-  @rankField('Last rank of the window (inclusive); default start + 9.') @IsOptional() @IsInt() @Min(0) @Max(INT32_MAX) end?: number | null;
-  @rankField('Centre the window on this rank.') @IsOptional() @IsInt() @Min(0) @Max(INT32_MAX) goToLeaderboardRank?: number | null;
 
   @ApiPropertyOptional({
     type: V1AccountLeaderboardAppSearch,

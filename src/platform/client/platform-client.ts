@@ -13,11 +13,14 @@ import {
   toState,
 } from './platform.mappers';
 import { PlatformHttpError, PlatformUnavailableError } from './platform.errors';
+import { gidOf, groupId64Of } from './group-ids';
+import { parseMembersListXml } from './group-xml';
 import { PlatformHttp, type HttpOutcome, type QueryValue } from './platform-http';
 import type {
   BadgeQuest,
   FriendListResult,
   GroupListResult,
+  GroupMembersResult,
   InventoryItem,
   InventoryResult,
   LocationCity,
@@ -105,10 +108,31 @@ export class PlatformClient {
     return { visibility: 'public', friends: (body.friendslist.friends ?? []).map(toFriend) };
   }
 
+  /** The account's groups as 32-bit gids (decimal strings; a 64-bit id is folded to its gid, anything else dropped). */
   async getUserGroupList(steamId: string): Promise<GroupListResult> {
     const body = await this.api<RawUserGroupListResponse>('/ISteamUser/GetUserGroupList/v1/', { steamid: steamId });
     if (!body.response?.success) return { visibility: 'private' };
-    return { visibility: 'public', groups: (body.response.groups ?? []).map((g) => g.gid) };
+    const gids = (body.response.groups ?? []).map((g) => gidOf(String(g.gid)));
+    return { visibility: 'public', groups: gids.filter((gid): gid is number => gid !== null).map(String) };
+  }
+
+  /**
+   * One page (1-based, 1,000 members each) of a group's community members list: its details and members, the
+   * owner first. HTTP 403 → `hidden`, 404 → `missing`; a body that is not a members list → PlatformUnavailableError.
+   */
+  async getGroupMembers(gid: number, page = 1): Promise<GroupMembersResult> {
+    const path = `/gid/${groupId64Of(gid)}/memberslistxml/`;
+    let out: HttpOutcome;
+    try {
+      out = await this.http.get(this.opts.communityUrl, path, { xml: 1, p: page }, false, 'text');
+    } catch (error) {
+      if (error instanceof PlatformHttpError && error.status === 404) return { visibility: 'missing' };
+      throw error;
+    }
+    if (out.status === 403) return { visibility: 'hidden' };
+    const parsed = parseMembersListXml(String(this.expectOk(out, path)));
+    if (!parsed) throw new PlatformUnavailableError(`GET ${path}`, 1, 200, 'the answer is not a members list');
+    return { visibility: 'public', ...parsed };
   }
 
   /** Badges and level; an empty response (unknown account) reads as no badges at level 0. */

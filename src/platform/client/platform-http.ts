@@ -11,6 +11,9 @@ export interface PlatformHttpOptions {
 
 export type QueryValue = string | number | boolean | undefined;
 
+/** How a body is read: JSON (the Web API and most community endpoints) or text (the group members list is XML). */
+export type BodyFormat = 'json' | 'text';
+
 /** Statuses the caller interprets itself (private profiles, rejected keys); everything else 4xx is an error. */
 export interface HttpOutcome {
   status: 200 | 401 | 403;
@@ -30,7 +33,13 @@ const MAX_RETRY_AFTER_MS = 300_000;
 export class PlatformHttp {
   constructor(private readonly opts: PlatformHttpOptions) {}
 
-  async get(baseUrl: string, path: string, query: Record<string, QueryValue>, withKey: boolean): Promise<HttpOutcome> {
+  async get(
+    baseUrl: string,
+    path: string,
+    query: Record<string, QueryValue>,
+    withKey: boolean,
+    format: BodyFormat = 'json',
+  ): Promise<HttpOutcome> {
     const url = this.buildUrl(baseUrl, path, query, withKey);
     const endpoint = `GET ${path}`;
     let lastStatus: number | null = null;
@@ -40,10 +49,12 @@ export class PlatformHttp {
       if (withKey && this.opts.budget) await this.opts.budget.take(1);
       let retryAfterMs: number | null = null;
       try {
-        const res = await fetch(url, { signal: AbortSignal.timeout(this.opts.timeoutMs), headers: { Accept: 'application/json' } });
+        const accept = format === 'json' ? 'application/json' : 'text/xml, text/plain;q=0.9';
+        const res = await fetch(url, { signal: AbortSignal.timeout(this.opts.timeoutMs), headers: { Accept: accept } });
         lastStatus = res.status;
         const text = await res.text();
         if (res.status === 200 || res.status === 401 || res.status === 403) {
+          if (format === 'text') return { status: res.status, body: text };
           if (res.status !== 200) return { status: res.status, body: safeJson(text) };
           const body = safeJson(text);
           if (body !== undefined) return { status: 200, body };

@@ -148,3 +148,26 @@ export interface LocationCity {
   cityId: number;
   cityName: string;
 }
+
+/** One page of a group's community members list (XML): its details, and members ranked with the owner first. */
+export interface GroupMembersPage {
+  visibility: 'public';
+  /** The 64-bit group id, as a decimal string. */
+  groupId64: string;
+  name: string;
+  /** The group's custom URL name (`groupURL`). */
+  vanity: string;
+  headline: string;
+  summary: string;
+  avatarIcon: string;
+  avatarMedium: string;
+  avatarFull: string;
+  memberCount: number;
+  totalPages: number;
+  currentPage: number;
+  /** 64-bit account ids of this page's members, in the platform's order. */
+  members: string[];
+}
+
+/** `hidden`: the group keeps its members private (HTTP 403); `missing`: no such group (HTTP 404). */
+export type GroupMembersResult = GroupMembersPage | { visibility: 'hidden' } | { visibility: 'missing' };

@@ -18,6 +18,8 @@ export interface SimulatorOptions {
   clock?: () => number;
   /** Start of tick 0 (default 2025-01-01T00:00Z). Set near "now" with a small tickMs for a fast-moving world. */
   epochMs?: number;
+  /** Count the requests served per path (see requestsFor); off by default, since paths name accounts. */
+  countRequests?: boolean;
 }
 
 /**
@@ -31,17 +33,26 @@ export class PlatformSimulator {
   private readonly apiKey: string | null;
   private server: Server | null = null;
   private readonly pending = new Set<NodeJS.Timeout>();
+  /** Requests served per path (query string left out) when counting is on, for tests that count what a client asked. */
+  private readonly served: Map<string, number> | null;
 
   constructor(opts: SimulatorOptions) {
     this.universe = new Universe({ seed: opts.seed, accounts: opts.accounts, tickMs: opts.tickMs, epochMs: opts.epochMs });
     this.clock = opts.clock ?? Date.now;
     this.latencyMs = Math.max(0, opts.latencyMs ?? 0);
     this.apiKey = opts.apiKey ?? null;
+    this.served = opts.countRequests ? new Map() : null;
   }
 
   /** The tick the next request will see. */
   currentTick(): number {
     return this.universe.tickAt(this.clock());
+  }
+
+  /** How many requests were served for this exact path (no query string), e.g. `/gid/103582791429521409/memberslistxml/`. */
+  requestsFor(path: string): number {
+    if (!this.served) throw new Error('construct the simulator with countRequests: true to count requests');
+    return this.served.get(path) ?? 0;
   }
 
   listen(port: number, host = '127.0.0.1'): Promise<number> {
@@ -73,6 +84,10 @@ export class PlatformSimulator {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     let response: SimResponse;
+    if (this.served) {
+      const path = (req.url ?? '/').split('?')[0];
+      this.served.set(path, (this.served.get(path) ?? 0) + 1);
+    }
     try {
       response = route(this.universe, this.currentTick(), this.apiKey, req.method ?? 'GET', req.url ?? '/');
     } catch {

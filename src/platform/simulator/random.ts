@@ -127,4 +127,6 @@ export const Salt = {
   permutation: 23,
   communityItem: 24,
   persona2: 25,
+  groupDetails: 26,
+  groupOwner: 27,
 } as const;

@@ -1,7 +1,8 @@
-import { HttpError, json, type SimResponse } from './http-response';
+import { HttpError, htmlError, json, type SimResponse } from './http-response';
 import { intParam, required } from './params';
 import { formatPrice, formatVolume, SUPPORTED_CURRENCIES } from '../universe/market';
 import type { Universe } from '../universe/universe';
+import { GROUP_ID_BASE } from '../universe/world';
 import type {
   RawInventoryDescription,
   RawInventoryResponse,
@@ -82,4 +83,53 @@ export function queryLocations(u: Universe, cc?: string, state?: string): SimRes
       .cities(cc, state)
       .map((c): RawLocationCity => ({ countrycode: c.countryCode, statecode: c.stateCode, cityid: c.cityId, cityname: c.cityName })),
   );
+}
+
+/** Members per page of the group members list, as on the platform. */
+export const GROUP_MEMBERS_PAGE = 1000;
+
+/**
+ * GET /gid/{gid64}/memberslistxml/?xml=1&p=N: a group's details and one page of its members (1,000 a page, the
+ * owner first) as the platform's XML, text in CDATA. Hidden groups → 403, unknown gids → 404 (HTML pages).
+ */
+export function groupMembersList(u: Universe, gid64: string, q: URLSearchParams): SimResponse {
+  if (!/^\d{1,20}$/.test(gid64)) throw new HttpError(400, 'bad group id');
+  const page = intParam(q, 'p', 1, 1, 1_000_000);
+  const offset = BigInt(gid64) - GROUP_ID_BASE;
+  const group = offset >= 1n && offset <= BigInt(u.groupCount) ? u.group(Number(offset)) : null;
+  if (!group) return htmlError(404, 'No group could be retrieved for the given URL.');
+  if (group.hidden) return htmlError(403, 'This group is private.');
+  const members = u.groupMembers(group.gid);
+  const totalPages = Math.max(1, Math.ceil(members.length / GROUP_MEMBERS_PAGE));
+  const start = (page - 1) * GROUP_MEMBERS_PAGE;
+  const avatar = `https://avatars.steamstatic.com/${group.avatarHash}`;
+  const cdata = (text: string) => `<![CDATA[${text.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
+    '<memberList>',
+    `<groupID64>${gid64}</groupID64>`,
+    '<groupDetails>',
+    `<groupName>${cdata(group.name)}</groupName>`,
+    `<groupURL>${cdata(group.vanity)}</groupURL>`,
+    `<headline>${cdata(group.headline)}</headline>`,
+    `<summary>${cdata(group.summary)}</summary>`,
+    `<avatarIcon>${cdata(`${avatar}.jpg`)}</avatarIcon>`,
+    `<avatarMedium>${cdata(`${avatar}_medium.jpg`)}</avatarMedium>`,
+    `<avatarFull>${cdata(`${avatar}_full.jpg`)}</avatarFull>`,
+    `<memberCount>${group.memberCount}</memberCount>`,
+    `<membersInChat>${group.membersInChat}</membersInChat>`,
+    `<membersInGame>${group.membersInGame}</membersInGame>`,
+    `<membersOnline>${group.membersOnline}</membersOnline>`,
+    '</groupDetails>',
+    `<memberCount>${group.memberCount}</memberCount>`,
+    `<totalPages>${totalPages}</totalPages>`,
+    `<currentPage>${page}</currentPage>`,
+    `<startingMember>${start}</startingMember>`,
+    ...(page < totalPages ? [`<nextPageLink>${cdata(`/gid/${gid64}/memberslistxml/?xml=1&p=${page + 1}`)}</nextPageLink>`] : []),
+    '<members>',
+    ...members.slice(start, start + GROUP_MEMBERS_PAGE).map((accountId) => `<steamID64>${u.steamIdOf(accountId)}</steamID64>`),
+    '</members>',
+    '</memberList>',
+  ];
+  return { status: 200, body: lines.join('\n'), contentType: 'text/xml; charset=utf-8' };
 }

@@ -20,7 +20,7 @@ export interface AccountProfile {
   timeCreated: number;
   realName: string | null;
   location: LocationChoice | null;
-  /** Groups in join order (gids as decimal strings). */
+  /** Groups in join order: the platform's 32-bit gids as decimal strings (gid64 = GROUP_ID_BASE + gid). */
   groups: string[];
 }
 
@@ -72,15 +72,39 @@ function personaName(seed: number, accountId: number): string {
   }
 }
 
-/** Group membership skews towards popular (low-index) groups: index = floor(pool * u^3). */
+/** How many groups exist: gids 1..groupPool(w). */
+export function groupPool(w: World): number {
+  return Math.max(100, Math.floor(w.size / 10));
+}
+
+/**
+ * The gids of an account's groups in join order, written into `out` (room for 40); returns how many. Membership
+ * skews towards popular (low) gids: gid = floor(pool * u^3) + 1. Allocation-free, because the group directory
+ * (groups.ts) calls it for every account to invert it.
+ */
+export function writeGroupIds(w: World, accountId: number, out: Int32Array): number {
+  if (hash(w.seed, Salt.groups, accountId, 0) % 100 < 30) return 0;
+  const pool = groupPool(w);
+  const count = logUniformInt(hash(w.seed, Salt.groups, accountId, 1), 1, MAX_GROUPS);
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const gid = Math.floor(pool * unit(hash(w.seed, Salt.groups, accountId, 2 + i)) ** 3) + 1;
+    let seen = false;
+    for (let j = 0; j < n && !seen; j++) seen = out[j] === gid;
+    if (!seen) out[n++] = gid;
+  }
+  return n;
+}
+
+export const MAX_GROUPS = 40;
+
+export function groupIdsOf(w: World, accountId: number): number[] {
+  const out = new Int32Array(MAX_GROUPS);
+  return Array.from(out.subarray(0, writeGroupIds(w, accountId, out)));
+}
+
 function groupsOf(w: World, accountId: number): string[] {
-  const h = (k: number): number => hash(w.seed, Salt.groups, accountId, k);
-  if (h(0) % 100 < 30) return [];
-  const pool = Math.max(100, Math.floor(w.size / 10));
-  const count = logUniformInt(h(1), 1, 40);
-  const seen = new Set<number>();
-  for (let i = 0; i < count; i++) seen.add(Math.floor(pool * unit(h(2 + i)) ** 3));
-  return [...seen].map((index) => (GROUP_ID_BASE + BigInt(index + 1)).toString());
+  return groupIdsOf(w, accountId).map(String);
 }
 
 /** Summary as the platform shows it: private profiles expose only the public subset of fields. */
@@ -107,7 +131,8 @@ export function summaryOf(w: World, p: AccountProfile, tick: number): PlayerSumm
   summary.lastLogoff =
     act.craftPeriod > 0 && tick > 0 ? w.time.unixAt(tick - ((tick + (h(2) % 720)) % 720)) : intIn(h(3), p.timeCreated, w.time.epochSec - 1);
   if (p.realName) summary.realName = p.realName;
-  summary.primaryClanId = p.groups[0] ?? GROUP_ID_BASE.toString();
+  // The primary clan is named by its 64-bit id, unlike GetUserGroupList's gids.
+  summary.primaryClanId = (GROUP_ID_BASE + BigInt(p.groups[0] ?? 0)).toString();
   summary.timeCreated = p.timeCreated;
   if (p.location) {
     summary.locCountryCode = p.location.country;

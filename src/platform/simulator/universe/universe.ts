@@ -1,6 +1,7 @@
 import { playerBadges } from './badges';
 import { Catalogue, type CatalogueApp } from './catalogue';
 import { FriendGraph } from './friends';
+import { GroupDirectory, type GroupTruth } from './groups';
 import { ownedGames, type OwnedGameTruth } from './games';
 import { assetsPage, indexOfAssetId, inventorySize } from './inventory';
 import { describe, kindOfClassId } from './items';
@@ -61,6 +62,7 @@ export class Universe {
   private readonly world: World;
   private readonly vanity: VanityCodec;
   private readonly graph: FriendGraph;
+  private readonly groupDirectory: GroupDirectory;
 
   constructor(opts: UniverseOptions) {
     if (!Number.isInteger(opts.accounts) || opts.accounts < 1) throw new RangeError('accounts must be a positive integer');
@@ -71,6 +73,7 @@ export class Universe {
     this.world = { seed: this.seed, size: this.size, time: this.time, catalogue: this.catalogue };
     this.vanity = new VanityCodec(this.seed, this.size);
     this.graph = new FriendGraph(this.world, { averageDegree: opts.averageFriends, hubCap: opts.hubCap });
+    this.groupDirectory = new GroupDirectory(this.world);
   }
 
   tickAt(clockMs: number): number {
@@ -146,6 +149,21 @@ export class Universe {
 
   groups(accountId: number): string[] {
     return this.account(accountId).groups;
+  }
+
+  /** Gids 1..groupCount exist. */
+  get groupCount(): number {
+    return this.groupDirectory.pool;
+  }
+
+  /** A group's page (its member count included); null for a gid that does not exist. */
+  group(gid: number): GroupTruth | null {
+    return this.groupDirectory.has(gid) ? this.groupDirectory.details(gid) : null;
+  }
+
+  /** A group's member account ids as its members list ranks them: the owner first. */
+  groupMembers(gid: number): number[] {
+    return this.groupDirectory.membersOf(gid);
   }
 
   vanityOf(accountId: number): string | null {
