@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { ProblemException } from '../common/problem/problem.exception';
@@ -9,6 +8,7 @@ import { REDIS, redisKey } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DerivedState, DerivedStateKeeper } from '../derived/derived-state';
+import { VersionKeys, VersionedRedisState } from '../derived/versioned-redis-state';
 
 /** One group on the board: its 1-based rank and its score (platform members). */
 export interface RankedGroup {
@@ -23,7 +23,6 @@ const memberOf = (gid: number): string => String(MAX_GID - gid).padStart(10, '0'
 const gidOf = (member: string): number => MAX_GID - Number(member);
 
 const BATCH = 5_000;
-const LOCK_MS = 10 * 60_000;
 /** Groups read this close to a build's start are placed again after it, in case the build read them stale. */
 const REBUILD_OVERLAP_MS = 10_000;
 
@@ -38,37 +37,45 @@ const REBUILD_OVERLAP_MS = 10_000;
 @DerivedState('group-board')
 export class GroupBoard implements DerivedStateKeeper, OnApplicationBootstrap {
   private readonly logger = new JsonLogger('GroupBoard');
-  private building: Promise<void> | null = null;
+  private readonly keys: VersionKeys;
+  private readonly state: VersionedRedisState;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    const prefix = this.key('v');
+    this.keys = {
+      version: this.key('version'),
+      sequence: this.key('sequence'),
+      lock: this.key('lock'),
+      everyVersion: this.key('v[0-9]*'),
+      versionOf: (key) => (key.startsWith(prefix) ? key.slice(prefix.length) : null),
+    };
+    this.state = new VersionedRedisState(redis, this.keys, () => this.build());
+  }
 
   private key(...parts: string[]): string {
     return redisKey(this.config, 'groups', 'board', ...parts);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!(await this.redis.get(this.key('version')))) await this.ensureBuilt();
+  onApplicationBootstrap(): Promise<void> {
+    return this.state.bootstrap();
   }
 
   /** Starts (or joins) a build when no version exists; another process's build is left to finish on its own. */
   ensureBuilt(): Promise<void> {
-    this.building ??= this.exclusively(false, async () => {
-      if (!(await this.redis.get(this.key('version')))) await this.build();
-    }).finally(() => (this.building = null));
-    return this.building;
+    return this.state.ensureBuilt();
   }
 
-  async rebuild(): Promise<void> {
-    await this.exclusively(true, () => this.build());
+  rebuild(): Promise<void> {
+    return this.state.rebuild();
   }
 
   /** Puts a group where its last read says: scored by its members, or off the board when hidden or gone. */
   async place(gid: number, members: number | null): Promise<void> {
-    const version = await this.redis.get(this.key('version'));
+    const version = await this.state.current();
     if (!version) return;
     if (members === null) await this.redis.zrem(this.key(`v${version}`), memberOf(gid));
     else await this.redis.zadd(this.key(`v${version}`), members, memberOf(gid));
@@ -76,7 +83,7 @@ export class GroupBoard implements DerivedStateKeeper, OnApplicationBootstrap {
 
   /** The set being served; while none exists a build is started and callers get 503. */
   private async board(): Promise<string> {
-    const version = await this.redis.get(this.key('version'));
+    const version = await this.state.current();
     if (version) return this.key(`v${version}`);
     void this.ensureBuilt().catch((error: unknown) => this.logger.error({ msg: 'group board build failed', error: String(error) }));
     throw new ProblemException(503, 'The group leaderboard is being rebuilt; try again in a minute.', { headers: { 'Retry-After': '60' } });
@@ -101,29 +108,10 @@ export class GroupBoard implements DerivedStateKeeper, OnApplicationBootstrap {
     return rank === null ? null : rank + 1;
   }
 
-  /** Runs `work` holding the build lock (one build at a time across processes); without `wait`, skips if taken. */
-  private async exclusively(wait: boolean, work: () => Promise<void>): Promise<void> {
-    const token = `${process.pid}:${randomUUID()}`;
-    while (!(await this.redis.set(this.key('lock'), token, 'PX', LOCK_MS, 'NX'))) {
-      if (!wait) return;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    try {
-      await work();
-    } finally {
-      await this.redis.eval(
-        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-        1,
-        this.key('lock'),
-        token,
-      );
-    }
-  }
-
   /** Fills a fresh version in keyset batches of the primary key, switches to it, then drops every other version. */
   private async build(): Promise<void> {
     const started = Date.now();
-    const version = String(await this.redis.incr(this.key('sequence')));
+    const version = await this.state.nextVersion();
     const board = this.key(`v${version}`);
     let after = 0;
     let groups = 0;
@@ -137,23 +125,13 @@ export class GroupBoard implements DerivedStateKeeper, OnApplicationBootstrap {
       groups += rows.length;
       after = Number(rows[rows.length - 1].gid);
     }
-    await this.redis.set(this.key('version'), version);
+    await this.state.serve(version);
     const recent: { gid: string; member_count: number; privacy: string }[] = await this.dataSource.query(
       'SELECT gid, member_count, privacy FROM groups WHERE refreshed_at >= $1',
       [new Date(started - REBUILD_OVERLAP_MS)],
     );
     for (const row of recent) await this.place(Number(row.gid), row.privacy === 'hidden' ? null : row.member_count);
-    await this.dropAllBut(version);
+    await this.state.dropAllBut(version);
     this.logger.log({ msg: 'group board rebuilt', version, groups, durationMs: Date.now() - started });
-  }
-
-  private async dropAllBut(keep: string): Promise<void> {
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.key('v[0-9]*'), 'COUNT', 1000);
-      const stale = keys.filter((key) => key !== this.key(`v${keep}`));
-      if (stale.length) await this.redis.unlink(...stale);
-      cursor = next;
-    } while (cursor !== '0');
   }
 }
