@@ -22,6 +22,7 @@ import { SchemaLinkInterceptor } from './common/wire/schema-link.interceptor';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { StatsModule } from './stats/stats.module';
+import { PricingModule } from './pricing/pricing.module';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe, filter and interceptor. */
 @Module({})
@@ -41,6 +42,7 @@ export class ApiModule implements NestModule {
         DonationsModule,
         LeaderboardsModule,
         StatsModule,
+        PricingModule,
       ],
       controllers: [HealthController, SchemasController],
       providers: [

@@ -16,6 +16,7 @@ import { SearchTrendsService } from '../search/search-trends.service';
 import { JsonLogger } from '../common/logging/json-logger';
 import { RankReader } from '../ranks/rank-reader.service';
 import { BestLeaderboardRank, CurrentLeaderboardRank } from './dto/account-profile.dto';
+import { BadgeCostsService } from '../pricing/badge-costs.service';
 
 /** Reads of one account: profile, badge statistics, update progress. */
 @Injectable()
@@ -30,6 +31,7 @@ export class AccountProfileService {
     @InjectRepository(AccountRoleEntity) private readonly roles: Repository<AccountRoleEntity>,
     @InjectRepository(AccountUpdateEntity) private readonly runs: Repository<AccountUpdateEntity>,
     private readonly ranks: RankReader,
+    private readonly costs: BadgeCostsService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -38,11 +40,12 @@ export class AccountProfileService {
     const account = await this.lookup.findTracked(selector);
     // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
     if (visitor) void this.countVisit(account.accountId, visitor, selector.vanity?.value);
-    const [roles, ranks] = await Promise.all([
+    const [roles, ranks, costs] = await Promise.all([
       this.roles.find({ where: { accountId: account.accountId }, order: { rating: 'DESC', role: 'ASC' } }),
       account.updatedAt ? this.currentRanks(account) : { currentRanks: null, currentBestRanks: null },
+      this.costs.forAccount(account.accountId),
     ]);
-    return { ...toProfile(account, roles), ...ranks };
+    return { ...toProfile(account, roles, costs), ...ranks };
   }
 
   /**

@@ -32,6 +32,7 @@ import { AccountSettingsService } from './account-settings.service';
 import { AccountRoleEntity } from './entities/account-role.entity';
 import { AccountSettingsEntity } from './entities/account-settings.entity';
 import { AccountEntity } from './entities/account.entity';
+import { MarketPricesModule } from '../pricing/market-prices.module';
 
 @Module({
   imports: [
@@ -41,6 +42,7 @@ import { AccountEntity } from './entities/account.entity';
     BadgesModule,
     LeaderboardAccountsModule,
     SearchModule,
+    MarketPricesModule,
     TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity, AccountFriendEntity]),
   ],
   controllers: [AccountsController, AccountSettingsController, AccountStreamController, OwnAccountController],

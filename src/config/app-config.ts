@@ -43,6 +43,8 @@ export interface AppConfig {
     timeoutMs: number;
     maxRetries: number;
     dailyCallBudget: number;
+    /** Market price calls per minute, shared by every process: the market's limit is far stricter than the Web API's. */
+    marketCallsPerMinute: number;
   };
   simulator: {
     /** Start the simulator inside the API process (simulator mode, no PLATFORM_API_URL or SIMULATOR_URL). */
@@ -65,6 +67,13 @@ export interface AppConfig {
   ranks: {
     /** Entries all per-app and per-badge boards may hold together before the least recently read are dropped. */
     lazyBudget: number;
+  };
+  /** The market pricing job (src/pricing). */
+  pricing: {
+    /** How often a pricing cycle starts. */
+    intervalMs: number;
+    /** Most apps one cycle prices (oldest-priced first). */
+    batchApps: number;
   };
 }
 
@@ -151,6 +160,7 @@ export function loadConfig(env: Env): AppConfig {
       timeoutMs: int(env, 'PLATFORM_TIMEOUT_MS', 10_000, 100, 120_000),
       maxRetries: int(env, 'PLATFORM_MAX_RETRIES', 4, 0, 10),
       dailyCallBudget: int(env, 'PLATFORM_DAILY_CALL_BUDGET', 100_000, 1, 100_000_000),
+      marketCallsPerMinute: int(env, 'PLATFORM_MARKET_CALLS_PER_MINUTE', 20, 1, 600_000),
     },
     simulator: {
       embedded: mode === 'simulator' && !explicitApiUrl && !externalSimulator,
@@ -170,6 +180,10 @@ export function loadConfig(env: Env): AppConfig {
     },
     ranks: {
       lazyBudget: int(env, 'RANK_LAZY_BUDGET', 5_000_000, 1, 100_000_000),
+    },
+    pricing: {
+      intervalMs: int(env, 'PRICING_INTERVAL_MS', 300_000, 500, 86_400_000),
+      batchApps: int(env, 'PRICING_BATCH_APPS', 50, 1, 10_000),
     },
   };
 }

@@ -26,6 +26,8 @@ import { PlatformTotalsEntity } from '../stats/entities/platform-totals.entity';
 import { BoardValueLeaderEntity } from '../leaderboards/entities/board-value-leader.entity';
 import { AccountBestRankEntity } from '../ranks/entities/account-best-rank.entity';
 import { AccountRankHistoryEntity } from '../ranks/entities/account-rank-history.entity';
+import { AppMarketPriceEntity } from '../pricing/entities/app-market-price.entity';
+import { AppPricingEntity } from '../pricing/entities/app-pricing.entity';
 
 /** Every entity of the service; the data source, the migration generator and the drift check all use this list. */
 export const ENTITIES = [
@@ -57,4 +59,6 @@ export const ENTITIES = [
   AccountBestRankEntity,
   AppOwnerCountEntity,
   ItemClassOwnersEntity,
+  AppPricingEntity,
+  AppMarketPriceEntity,
 ];
