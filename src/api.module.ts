@@ -25,6 +25,7 @@ import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { StatsModule } from './stats/stats.module';
 import { RefreshModule } from './refresh/refresh.module';
+import { PricingModule } from './pricing/pricing.module';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe, filter and interceptor. */
 @Module({})
@@ -47,6 +48,7 @@ export class ApiModule implements NestModule {
         GroupsModule,
         StatsModule,
         RefreshModule,
+        PricingModule,
       ],
       controllers: [HealthController, SchemasController],
       providers: [

@@ -17,6 +17,7 @@ import { JsonLogger } from '../common/logging/json-logger';
 import { RankReader } from '../ranks/rank-reader.service';
 import { BestLeaderboardRank, CurrentLeaderboardRank } from './dto/account-profile.dto';
 import { AccountImagesService } from '../images/account-images.service';
+import { BadgeCostsService } from '../pricing/badge-costs.service';
 
 /** Reads of one account: profile, badge statistics, update progress. */
 @Injectable()
@@ -32,6 +33,7 @@ export class AccountProfileService {
     @InjectRepository(AccountUpdateEntity) private readonly runs: Repository<AccountUpdateEntity>,
     private readonly ranks: RankReader,
     private readonly images: AccountImagesService,
+    private readonly costs: BadgeCostsService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -40,12 +42,13 @@ export class AccountProfileService {
     const account = await this.lookup.findTracked(selector);
     // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
     if (visitor) void this.countVisit(account.accountId, visitor, selector.vanity?.value);
-    const [roles, ranks, images] = await Promise.all([
+    const [roles, ranks, images, costs] = await Promise.all([
       this.roles.find({ where: { accountId: account.accountId }, order: { rating: 'DESC', role: 'ASC' } }),
       account.updatedAt ? this.currentRanks(account) : { currentRanks: null, currentBestRanks: null },
       this.images.list(account.accountId),
+      this.costs.forAccount(account.accountId),
     ]);
-    return { ...toProfile(account, roles), ...ranks, images };
+    return { ...toProfile(account, roles, costs), ...ranks, images };
   }
 
   /**

@@ -35,6 +35,7 @@ import { AccountRoleEntity } from './entities/account-role.entity';
 import { AccountSettingsEntity } from './entities/account-settings.entity';
 import { AccountEntity } from './entities/account.entity';
 import { ImagesModule } from '../images/images.module';
+import { MarketPricesModule } from '../pricing/market-prices.module';
 
 @Module({
   imports: [
@@ -46,6 +47,7 @@ import { ImagesModule } from '../images/images.module';
     LeaderboardAccountsModule,
     SearchModule,
     ImagesModule,
+    MarketPricesModule,
     TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity, AccountFriendEntity]),
   ],
   controllers: [AccountsController, AccountSettingsController, AccountStreamController, OwnAccountController],

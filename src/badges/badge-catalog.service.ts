@@ -23,11 +23,18 @@ export interface BadgeStatistics {
   highestLevel: number;
   firstCompletion: Date | null;
   lastCompletion: Date | null;
+  /** The set price of the badge's cards (normal or foil) in USD cents, 0 until the pricing job read it. */
+  price: number;
+  /** Some card of the set has no market listing now. */
+  noListing: boolean;
+  /** Some card of the set is not traded on the market. */
+  isNmc: boolean;
 }
 
 /**
- * A badge with its maintained holder statistics (`badge_holder_stats`, one row per badge) and the number of its
- * app's card classes held (`app_card_classes`, a range of its primary key): no read aggregates the holdings.
+ * A badge with its maintained holder statistics (`badge_holder_stats`, one row per badge), the number of its
+ * app's card classes held (`app_card_classes`, a range of its primary key) and its set's market price
+ * (`app_market_prices`, kept by the pricing job): no read aggregates the holdings.
  */
 const SELECT_STATISTICS = `
   SELECT b.id, b.app_id AS "appId", b.platform_badge_id AS "platformBadgeId", b.is_foil AS "isFoil", b.name, b.image,
@@ -35,14 +42,17 @@ const SELECT_STATISTICS = `
          b.scarcity::bigint AS scarcity, COALESCE(a.name, '') AS "appName", COALESCE(a.icon, '') AS "appIcon",
          COALESCE(s.holders, 0)::bigint AS "trackedHolders", COALESCE(s.highest_level, 0)::int AS "highestLevel",
          CASE WHEN s.holders > 0 THEN s.first_completion END AS "firstCompletion",
-         CASE WHEN s.holders > 0 THEN s.last_completion END AS "lastCompletion"`;
+         CASE WHEN s.holders > 0 THEN s.last_completion END AS "lastCompletion",
+         COALESCE(p.set_price, 0) AS price, COALESCE(p.unlisted_cards > 0, false) AS "noListing",
+         COALESCE(p.unmarketable_cards > 0, false) AS "isNmc"`;
 
 const CARD_COUNT = `(SELECT count(*) FROM app_card_classes c WHERE c.app_id = b.app_id AND c.owners > 0)::int AS "cardCount"`;
 
 const FROM = `
     FROM badges b
     LEFT JOIN apps a ON a.app_id = b.app_id
-    LEFT JOIN badge_holder_stats s ON s.badge_id = b.id`;
+    LEFT JOIN badge_holder_stats s ON s.badge_id = b.id
+    LEFT JOIN app_market_prices p ON p.app_id = b.app_id AND p.badge_type = CASE WHEN b.is_foil THEN 'foil' ELSE 'normal' END`;
 
 /** The public id of a badge. */
 export function publicBadgeId(id: number): string {
@@ -74,8 +84,8 @@ export function commonBadgeFields(badge: BadgeStatistics) {
     isEvent: badge.isEvent,
     isFoil: badge.isFoil,
     isSale: badge.isSale,
-    // Deprecated; the service keeps no price history.
-    price: 0,
+    // Deprecated on the wire, still served: what the badge's card set costs on the market now (src/pricing).
+    price: badge.price,
   };
 }
 

@@ -45,6 +45,8 @@ export interface AppConfig {
     timeoutMs: number;
     maxRetries: number;
     dailyCallBudget: number;
+    /** Market price calls per minute, shared by every process: the market's limit is far stricter than the Web API's. */
+    marketCallsPerMinute: number;
   };
   simulator: {
     /** Start the simulator inside the API process (simulator mode, no PLATFORM_API_URL or SIMULATOR_URL). */
@@ -81,6 +83,13 @@ export interface AppConfig {
     refreshIntervalSeconds: number;
     /** Group refreshes run at once per worker. */
     concurrency: number;
+  };
+  /** The market pricing job (src/pricing). */
+  pricing: {
+    /** How often a pricing cycle starts. */
+    intervalMs: number;
+    /** Most apps one cycle prices (oldest-priced first). */
+    batchApps: number;
   };
 }
 
@@ -167,6 +176,7 @@ export function loadConfig(env: Env): AppConfig {
       timeoutMs: int(env, 'PLATFORM_TIMEOUT_MS', 10_000, 100, 120_000),
       maxRetries: int(env, 'PLATFORM_MAX_RETRIES', 4, 0, 10),
       dailyCallBudget: int(env, 'PLATFORM_DAILY_CALL_BUDGET', 100_000, 1, 100_000_000),
+      marketCallsPerMinute: int(env, 'PLATFORM_MARKET_CALLS_PER_MINUTE', 20, 1, 600_000),
     },
     simulator: {
       embedded: mode === 'simulator' && !explicitApiUrl && !externalSimulator,
@@ -195,6 +205,10 @@ export function loadConfig(env: Env): AppConfig {
       serviceGroupId: int(env, 'SERVICE_GROUP_ID', 1, 1, 4_294_967_295),
       refreshIntervalSeconds: int(env, 'GROUP_REFRESH_INTERVAL_SECONDS', 86_400, 1, 365 * 86_400),
       concurrency: int(env, 'GROUP_WORKER_CONCURRENCY', 2, 1, 64),
+    },
+    pricing: {
+      intervalMs: int(env, 'PRICING_INTERVAL_MS', 300_000, 500, 86_400_000),
+      batchApps: int(env, 'PRICING_BATCH_APPS', 50, 1, 10_000),
     },
   };
 }

@@ -28,6 +28,8 @@ import { AccountBestRankEntity } from '../ranks/entities/account-best-rank.entit
 import { AccountRankHistoryEntity } from '../ranks/entities/account-rank-history.entity';
 import { AccountImageEntity } from '../images/entities/account-image.entity';
 import { GroupEntity } from '../groups/entities/group.entity';
+import { AppMarketPriceEntity } from '../pricing/entities/app-market-price.entity';
+import { AppPricingEntity } from '../pricing/entities/app-pricing.entity';
 
 /** Every entity of the service; the data source, the migration generator and the drift check all use this list. */
 export const ENTITIES = [
@@ -61,4 +63,6 @@ export const ENTITIES = [
   ItemClassOwnersEntity,
   AccountImageEntity,
   GroupEntity,
+  AppPricingEntity,
+  AppMarketPriceEntity,
 ];

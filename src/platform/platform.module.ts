@@ -3,20 +3,26 @@ import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { REDIS, redisKey } from '../common/redis/redis.module';
-import { CallBudget } from './client/call-budget';
+import { CallBudget, MarketCallPace } from './client/call-budget';
 import { PlatformClient } from './client/platform-client';
 import { LocationNames } from './location-names.service';
 
 /**
  * The platform's Web API client, configured once. Its base URLs point at the real platform or at the simulator;
- * the code path is the same. Every process shares one daily call budget in Redis.
+ * the code path is the same. Every process shares one daily call budget and one market call pace in Redis.
  */
 @Module({
   providers: [
     {
-      provide: PlatformClient,
+      provide: MarketCallPace,
       inject: [APP_CONFIG, REDIS],
       useFactory: (config: AppConfig, redis: Redis) =>
+        new MarketCallPace(redis, config.platform.marketCallsPerMinute, redisKey(config, 'platform', 'market-pace')),
+    },
+    {
+      provide: PlatformClient,
+      inject: [APP_CONFIG, REDIS, MarketCallPace],
+      useFactory: (config: AppConfig, redis: Redis, marketPace: MarketCallPace) =>
         new PlatformClient({
           apiUrl: config.platform.apiUrl,
           communityUrl: config.platform.communityUrl,
@@ -25,10 +31,11 @@ import { LocationNames } from './location-names.service';
           maxRetries: config.platform.maxRetries,
           retryBaseMs: 250,
           budget: new CallBudget(redis, config.platform.dailyCallBudget, `${redisKey(config, 'platform', 'budget')}:`),
+          marketPace,
         }),
     },
     LocationNames,
   ],
-  exports: [PlatformClient, LocationNames],
+  exports: [PlatformClient, MarketCallPace, LocationNames],
 })
 export class PlatformModule {}

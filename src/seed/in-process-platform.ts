@@ -1,5 +1,5 @@
 import { PlatformClient } from '../platform/client/platform-client';
-import { PlatformHttp, type BodyFormat, type HttpOutcome, type QueryValue } from '../platform/client/platform-http';
+import { PlatformHttp, type CallOptions, type HttpOutcome, type QueryValue } from '../platform/client/platform-http';
 import { PlatformHttpError } from '../platform/client/platform.errors';
 import { toInventoryItem } from '../platform/client/platform.mappers';
 import type { InventoryResult, RawInventoryDescription } from '../platform/client/platform.types';
@@ -28,7 +28,7 @@ class InProcessHttp extends PlatformHttp {
     path: string,
     query: Record<string, QueryValue>,
     withKey: boolean,
-    format: BodyFormat = 'json',
+    { format = 'json' }: CallOptions = {},
   ): Promise<HttpOutcome> {
     // buildUrl is private to PlatformHttp; reusing it keeps parameter encoding (booleans as 1/0, no key) identical.
     const url = (this as unknown as { buildUrl: (...args: unknown[]) => string }).buildUrl(baseUrl, path, query, withKey);

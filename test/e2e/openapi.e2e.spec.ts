@@ -72,6 +72,7 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(streams.map((s) => s.operationId).sort()).toEqual([
       'account.subscribe',
       'activity.streamGlobalFeed',
+      'badge.pricing.subscribe',
       'site.subscribe',
       'stats.subscribe',
     ]);

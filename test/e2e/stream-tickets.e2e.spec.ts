@@ -140,7 +140,7 @@ describe('stream tickets', () => {
       .http()
       .post('/v1/auth.createStreamTicket')
       .set('Authorization', `Bearer ${key}`)
-      .send({ stream: 'badge.pricing.subscribe' })
+      .send({ stream: 'badge.unknown.subscribe' })
       .expect(422);
     expect(res.body.errors[0].location).toBe('body.stream');
   });

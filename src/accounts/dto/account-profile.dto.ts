@@ -22,6 +22,9 @@ export class CountryName {
 }
 
 const counter = (description?: string) => ApiProperty({ type: 'integer', format: 'int32', minimum: 0, description });
+/** Deprecated cost fields: USD cents at the market prices the service keeps; sets not priced yet count 0. */
+const cost = (description: string) =>
+  ApiProperty({ type: 'integer', format: 'int32', minimum: 0, deprecated: true, description: `${description} USD cents.` });
 const dateTime = (nullable: boolean, description?: string) => ApiProperty({ type: 'string', format: 'date-time', nullable, description });
 
 /** The profile of an account (`account.getInfo`). */
@@ -55,9 +58,9 @@ export class V1AccountGetInfoResponseBody {
   @counter() gameBans: number;
   @counter() vacBans: number;
   @counter('The service’s own score.') steamSetsScore: number;
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, deprecated: true }) appCost: number;
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, deprecated: true }) foilBadgeCost: number;
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, deprecated: true }) normalBadgeCost: number;
+  @cost('The app (card) badges together: `normalBadgeCost` + `foilBadgeCost`.') appCost: number;
+  @cost('The foil badges at today’s foil set prices.') foilBadgeCost: number;
+  @cost('The normal badge levels at today’s set prices (each level consumes one set).') normalBadgeCost: number;
   @ApiProperty() communityBan: boolean;
   @ApiProperty({ example: 'none' }) economyBan: string;
   @dateTime(true, 'Most recent ban.') lastBanDate: string | null;

@@ -4,6 +4,7 @@ import { LeaderboardAccount } from '../dto/leaderboard-account.dto';
 import { RoleRecord } from '../dto/profile-records.dto';
 import { AccountRoleEntity } from '../entities/account-role.entity';
 import { AccountEntity } from '../entities/account.entity';
+import { BadgeCosts, NO_BADGE_COSTS } from '../../pricing/badge-costs.service';
 
 export function toRoles(roles: AccountRoleEntity[]): RoleRecord[] {
   return roles.map((role) => ({ role: role.role, rating: role.rating, extras: role.extras }));
@@ -21,7 +22,7 @@ function location(account: AccountEntity) {
 }
 
 /** The counters and cosmetics every account record carries. */
-function accountRecord(account: AccountEntity, roles: AccountRoleEntity[]) {
+function accountRecord(account: AccountEntity, roles: AccountRoleEntity[], costs: BadgeCosts = NO_BADGE_COSTS) {
   return {
     steamId: steamId64Of(account.accountId),
     name: account.name,
@@ -48,10 +49,9 @@ function accountRecord(account: AccountEntity, roles: AccountRoleEntity[]) {
     gameBans: account.gameBans,
     vacBans: account.vacBans,
     steamSetsScore: account.siteScore,
-    // Deprecated cost fields: the service keeps no price history to derive them from.
-    appCost: 0,
-    foilBadgeCost: 0,
-    normalBadgeCost: 0,
+    // Deprecated cost fields, from the market prices (src/pricing); account rows in lists leave them 0, since
+    // pricing every row's badges would make each list read O(rows × badges).
+    ...costs,
     economyBan: account.economyBan,
     steamSetsVanity: account.siteVanity ?? '',
     steamVanity: account.platformVanity ?? '',
@@ -68,9 +68,9 @@ export function toLeaderboardAccount(account: AccountEntity, roles: AccountRoleE
 }
 
 /** The wire profile of an account. Ranks stay null until leaderboards are computed. */
-export function toProfile(account: AccountEntity, roles: AccountRoleEntity[]): V1AccountGetInfoResponseBody {
+export function toProfile(account: AccountEntity, roles: AccountRoleEntity[], costs?: BadgeCosts): V1AccountGetInfoResponseBody {
   return {
-    ...accountRecord(account, roles),
+    ...accountRecord(account, roles, costs),
     accountId: account.accountId,
     theme: account.theme,
     appPrivacy: account.appPrivacy,

@@ -33,7 +33,13 @@ export class V1AppBadge {
   @ApiProperty() isSale: boolean;
   @ApiProperty({ description: 'The needed cards cannot be traded on the market.' }) isNmc: boolean;
   @ApiProperty({ description: 'At least one needed card has no market listing now.' }) noListing: boolean;
-  @ApiProperty({ type: 'integer', format: 'int32', deprecated: true }) price: number;
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    deprecated: true,
+    description: 'What the badge’s card set (normal or foil) costs on the market now, USD cents; 0 until priced.',
+  })
+  price: number;
   @ApiPropertyOptional({ type: AccountBadgeInfo, nullable: true, description: 'The caller’s own progress on this badge.' })
   accountInfo?: AccountBadgeInfo | null;
 }

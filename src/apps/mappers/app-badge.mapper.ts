@@ -9,9 +9,9 @@ export function toAppBadge(badge: BadgeStatistics, accountInfo?: AccountBadgeInf
     baseLevel: badge.baseLevel,
     baseXp: badge.baseXp,
     cardCount: badge.cardCount,
-    // The Web API reads no listing data for cards; nothing marks a badge's cards as unmarketable or unlisted.
-    isNmc: false,
-    noListing: false,
+    // From the market prices of the badge's card set (src/pricing); false until the set was first priced.
+    isNmc: badge.isNmc,
+    noListing: badge.noListing,
     ...(accountInfo !== undefined ? { accountInfo } : {}),
   };
 }

@@ -22,7 +22,13 @@ export const WIRE_SCHEMA = 'wire:schema';
 export const WIRE_STREAM = 'wire:stream';
 
 /** The routed event streams; a stream ticket names one of them. */
-export const STREAM_OPERATIONS = ['account.subscribe', 'activity.streamGlobalFeed', 'site.subscribe', 'stats.subscribe'] as const;
+export const STREAM_OPERATIONS = [
+  'account.subscribe',
+  'activity.streamGlobalFeed',
+  'badge.pricing.subscribe',
+  'site.subscribe',
+  'stats.subscribe',
+] as const;
 export type StreamOperation = (typeof STREAM_OPERATIONS)[number];
 
 /** The access class of each policy, as the document states it for every operation (and as `x-access`). */

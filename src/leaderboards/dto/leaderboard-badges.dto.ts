@@ -19,7 +19,8 @@ export class V1LeaderboardBadge {
   @ApiProperty() isEvent: boolean;
   @ApiProperty() isFoil: boolean;
   @ApiProperty() isSale: boolean;
-  @ApiProperty({ type: 'integer', deprecated: true }) price: number;
+  @ApiProperty({ type: 'integer', deprecated: true, description: 'The card set’s market price, USD cents; 0 until priced.' })
+  price: number;
 }
 
 export class V1LeaderboardListBadgesResponseBody {

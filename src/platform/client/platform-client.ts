@@ -1,4 +1,4 @@
-import type { CallBudget } from './call-budget';
+import type { CallBudget, MarketCallPace } from './call-budget';
 import {
   parseCount,
   parsePrice,
@@ -49,7 +49,7 @@ import type {
   RawUserGroupListResponse,
 } from './platform.types';
 
-export { PlatformBudgetExceededError, PlatformHttpError, PlatformUnavailableError } from './platform.errors';
+export { PlatformBudgetExceededError, PlatformHttpError, PlatformMarketBusyError, PlatformUnavailableError } from './platform.errors';
 
 export interface PlatformClientOptions {
   /** Web API base, e.g. https://api.steampowered.com (or the simulator). */
@@ -62,6 +62,8 @@ export interface PlatformClientOptions {
   maxRetries: number;
   retryBaseMs: number;
   budget?: CallBudget | null;
+  /** The market's own, much stricter limit, shared by every process (market price calls only). */
+  marketPace?: MarketCallPace | null;
 }
 
 const BATCH = 100;
@@ -124,7 +126,7 @@ export class PlatformClient {
     const path = `/gid/${groupId64Of(gid)}/memberslistxml/`;
     let out: HttpOutcome;
     try {
-      out = await this.http.get(this.opts.communityUrl, path, { xml: 1, p: page }, false, 'text');
+      out = await this.http.get(this.opts.communityUrl, path, { xml: 1, p: page }, false, { format: 'text' });
     } catch (error) {
       if (error instanceof PlatformHttpError && error.status === 404) return { visibility: 'missing' };
       throw error;
@@ -202,10 +204,15 @@ export class PlatformClient {
     return { visibility: 'public', totalCount: total, items };
   }
 
-  /** Market price overview in minor units (cents); null when the market does not know the item. */
-  async getMarketPrice(marketHashName: string, currency = 1): Promise<MarketPrice | null> {
+  /**
+   * Market price overview in minor units (cents); null when the market does not know the item (not marketable).
+   * Paced by the shared MarketCallPace: each attempt waits for its slot. An aborted `signal` abandons the call,
+   * its wait and its retries at once, rejecting with the signal's reason.
+   */
+  async getMarketPrice(marketHashName: string, currency = 1, signal?: AbortSignal): Promise<MarketPrice | null> {
     const path = '/market/priceoverview/';
-    const out = await this.http.get(this.opts.communityUrl, path, { appid: 753, currency, market_hash_name: marketHashName }, false);
+    const query = { appid: 753, currency, market_hash_name: marketHashName };
+    const out = await this.http.get(this.opts.communityUrl, path, query, false, { paced: true, signal });
     const body = this.expectOk(out, path) as RawPriceOverview | null;
     if (!body?.success) return null;
     return { lowestPrice: parsePrice(body.lowest_price), medianPrice: parsePrice(body.median_price), volume: parseCount(body.volume) };

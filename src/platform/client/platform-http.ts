@@ -1,4 +1,4 @@
-import type { CallBudget } from './call-budget';
+import type { CallBudget, MarketCallPace } from './call-budget';
 import { PlatformHttpError, PlatformUnavailableError, redact } from './platform.errors';
 
 export interface PlatformHttpOptions {
@@ -7,12 +7,23 @@ export interface PlatformHttpOptions {
   maxRetries: number;
   retryBaseMs: number;
   budget?: CallBudget | null;
+  /** Spaces market calls (see MarketCallPace); every attempt of a paced call waits for its own slot. */
+  marketPace?: MarketCallPace | null;
 }
 
 export type QueryValue = string | number | boolean | undefined;
 
 /** How a body is read: JSON (the Web API and most community endpoints) or text (the group members list is XML). */
 export type BodyFormat = 'json' | 'text';
+/**
+ * How one call is made: `paced` waits for a market slot per attempt; `signal` abandons the call (and its retries);
+ * `format` is how its body is read.
+ */
+export interface CallOptions {
+  paced?: boolean;
+  signal?: AbortSignal;
+  format?: BodyFormat;
+}
 
 /** Statuses the caller interprets itself (private profiles, rejected keys); everything else 4xx is an error. */
 export interface HttpOutcome {
@@ -28,7 +39,8 @@ const MAX_RETRY_AFTER_MS = 300_000;
  * One GET with the platform's retry policy: 429, 5xx, network errors, timeouts and unparsable bodies are retried
  * with exponential backoff plus jitter (or the Retry-After the platform sends), up to maxRetries retries; other 4xx
  * except 401/403 throw PlatformHttpError at once. Web API calls (withKey) take one budget unit per attempt,
- * since every attempt counts against the platform's daily allowance.
+ * since every attempt counts against the platform's daily allowance; market calls (paced) wait for a market slot
+ * per attempt, since every attempt counts against the market's limit.
  */
 export class PlatformHttp {
   constructor(private readonly opts: PlatformHttpOptions) {}
@@ -38,8 +50,9 @@ export class PlatformHttp {
     path: string,
     query: Record<string, QueryValue>,
     withKey: boolean,
-    format: BodyFormat = 'json',
+    call: CallOptions = {},
   ): Promise<HttpOutcome> {
+    const { paced = false, signal, format = 'json' } = call;
     const url = this.buildUrl(baseUrl, path, query, withKey);
     const endpoint = `GET ${path}`;
     let lastStatus: number | null = null;
@@ -47,10 +60,13 @@ export class PlatformHttp {
     const attempts = 1 + Math.max(0, this.opts.maxRetries);
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (withKey && this.opts.budget) await this.opts.budget.take(1);
+      signal?.throwIfAborted();
+      if (paced && this.opts.marketPace) await this.opts.marketPace.acquire(signal);
       let retryAfterMs: number | null = null;
       try {
+        const timeout = AbortSignal.timeout(this.opts.timeoutMs);
         const accept = format === 'json' ? 'application/json' : 'text/xml, text/plain;q=0.9';
-        const res = await fetch(url, { signal: AbortSignal.timeout(this.opts.timeoutMs), headers: { Accept: accept } });
+        const res = await fetch(url, { signal: signal ? AbortSignal.any([timeout, signal]) : timeout, headers: { Accept: accept } });
         lastStatus = res.status;
         const text = await res.text();
         if (res.status === 200 || res.status === 401 || res.status === 403) {
@@ -70,10 +86,12 @@ export class PlatformHttp {
         }
       } catch (e) {
         if (e instanceof PlatformHttpError) throw e;
+        // Abandoned by the caller, not a timeout: no retry.
+        signal?.throwIfAborted();
         lastStatus = null;
         reason = isTimeout(e) ? `timeout after ${this.opts.timeoutMs} ms` : `network error (${this.scrub(errorCode(e))})`;
       }
-      if (attempt + 1 < attempts) await sleep(retryAfterMs ?? this.backoff(attempt));
+      if (attempt + 1 < attempts) await sleep(retryAfterMs ?? this.backoff(attempt), signal);
     }
     throw new PlatformUnavailableError(endpoint, attempts, lastStatus, reason);
   }
@@ -130,6 +148,13 @@ function errorCode(e: unknown): string {
   return typeof code === 'string' ? code : 'unknown';
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after ms, or rejects with the signal's reason as soon as it is aborted. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const done = () => (signal?.removeEventListener('abort', abort), resolve());
+    const timer = setTimeout(done, ms);
+    const abort = () => (clearTimeout(timer), reject(signal?.reason));
+    signal?.addEventListener('abort', abort, { once: true });
+  });
 }

@@ -26,6 +26,13 @@ export class PlatformBudgetExceededError extends PlatformError {
   }
 }
 
+/** So many market calls are queued (see MarketCallPace) that this one would wait too long; try again later. */
+export class PlatformMarketBusyError extends PlatformError {
+  constructor(readonly callsPerMinute: number) {
+    super(`the market call queue (${callsPerMinute} calls a minute) is full`);
+  }
+}
+
 /** Retries exhausted on 429/5xx/network errors/timeouts (or an unusable answer): the platform is unavailable. */
 export class PlatformUnavailableError extends PlatformError {
   constructor(

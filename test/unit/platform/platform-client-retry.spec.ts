@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
-import { CallBudget } from 'src/platform/client/call-budget';
+import { CallBudget, MarketCallPace } from 'src/platform/client/call-budget';
 import {
   PlatformBudgetExceededError,
   PlatformClient,
@@ -12,7 +12,7 @@ import {
 /**
  * Retry, timeout, budget and redaction behaviour against a tiny scripted server. The steamid parameter picks the
  * script: "429" and "503" fail twice then succeed, "404" echoes the URL (key included) with 404, "slow" never
- * answers in time, "down" always answers 503.
+ * answers in time, "down" always answers 503. Market calls pick theirs by `market_hash_name`.
  */
 
 const KEY = 'SUPER-SECRET-KEY-123';
@@ -30,7 +30,7 @@ describe('PlatformClient retries and failures', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       const url = new URL(req.url!, 'http://x');
-      const script = url.searchParams.get('steamid') ?? url.pathname;
+      const script = url.searchParams.get('steamid') ?? url.searchParams.get('market_hash_name') ?? url.pathname;
       const n = (hits.get(script) ?? 0) + 1;
       hits.set(script, n);
       const ok = (): void => {
@@ -52,7 +52,7 @@ describe('PlatformClient retries and failures', () => {
         res.end(`<html>not found: ${req.url}</html>`);
       } else if (script === 'slow') {
         setTimeout(ok, 400);
-      } else if (script === 'down') {
+      } else if (script === 'down' || script === 'market-down') {
         res.writeHead(503);
         res.end();
       } else ok();
@@ -145,5 +145,19 @@ describe('PlatformClient retries and failures', () => {
     expect(hits.get('budget')).toBe(2);
     await c.queryLocations().catch(() => undefined);
     expect(await budget.used()).toBe(2);
+  });
+
+  it('should abandon a market call, its pace wait and its retries as soon as its signal is aborted', async () => {
+    const marketPace = new MarketCallPace(redis, 600, `${prefix}pace`); // 100 ms apart
+    const c = client({ marketPace, retryBaseMs: 1000 });
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = c.getMarketPrice('market-down', 1, controller.signal);
+    setTimeout(() => controller.abort(new Error('stopping')), 300);
+    expect((await errorOf(call)).message).toBe('stopping');
+    expect(Date.now() - started).toBeLessThan(1000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // One attempt, then the backoff it was sleeping through was cut short: no retry went out.
+    expect(hits.get('market-down')).toBe(1);
   });
 });

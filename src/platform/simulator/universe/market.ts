@@ -9,7 +9,8 @@ export const SUPPORTED_CURRENCIES = [1, 3] as const;
 /**
  * Price of a marketable item at a tick, in cents of the currency. It drifts deterministically: a per-item base
  * price times exp(0.3·sin(2π·(tick/period + phase)) + noise), with period 12 hours..14 days of ticks and noise
- * redrawn every 60 ticks; the platform's floor of 3 cents applies. Null for unknown or unmarketable items.
+ * redrawn every 60 ticks; the platform's floor of 3 cents applies. Null for unknown or unmarketable items. Items
+ * with no daily volume have no median; foil cards among them are sometimes not listed at all (no lowest price).
  */
 export function marketPrice(w: World, hashName: string, tick: number, currency: number): MarketPrice | null {
   const kind = kindOfMarketHashName(w.catalogue, hashName);
@@ -25,7 +26,11 @@ export function marketPrice(w: World, hashName: string, tick: number, currency: 
   const lowest = Math.max(3, Math.round(base * Math.exp(wave + noise) * rate));
   const dailyOwners = kind.app.popularity / (kind.kind === 'card' && kind.foil ? 20_000 : 2_000);
   const volume = Math.floor(dailyOwners * (0.5 + unit(h(5, Math.floor(tick / 60)))));
-  if (volume === 0) return { lowestPrice: lowest, medianPrice: null, volume: null };
+  if (volume === 0) {
+    // Foil cards nobody trades go unlisted for hours at a time (a quarter of them at any hour): `noListing`.
+    const unlisted = kind.kind === 'card' && kind.foil && unit(h(7, Math.floor(tick / 60))) < 0.25;
+    return { lowestPrice: unlisted ? null : lowest, medianPrice: null, volume: null };
+  }
   return { lowestPrice: lowest, medianPrice: Math.max(3, Math.round(lowest * (0.95 + 0.15 * unit(h(6, tick))))), volume };
 }
 

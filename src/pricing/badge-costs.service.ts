@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** The deprecated cost fields of a profile, USD cents. */
+export interface BadgeCosts {
+  /** The account's app (card) badges together: normal plus foil. */
+  appCost: number;
+  /** Its foil badges at today's foil set prices. */
+  foilBadgeCost: number;
+  /** Its normal badge levels at today's set prices: each level consumed one set. */
+  normalBadgeCost: number;
+}
+
+export const NO_BADGE_COSTS: BadgeCosts = { appCost: 0, foilBadgeCost: 0, normalBadgeCost: 0 };
+
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * One index range of the account's badges (`account_badges` by account) joined to the set prices by primary key:
+ * O(badges held), never the whole table. Sets not priced yet add nothing.
+ */
+const COSTS = `
+  SELECT COALESCE(sum(ab.level::bigint * p.set_price) FILTER (WHERE NOT b.is_foil), 0)::bigint AS normal,
+         COALESCE(sum(ab.level::bigint * p.set_price) FILTER (WHERE b.is_foil), 0)::bigint AS foil
+    FROM account_badges ab
+    JOIN badges b ON b.id = ab.badge_id
+    JOIN app_market_prices p ON p.app_id = b.app_id AND p.badge_type = CASE WHEN b.is_foil THEN 'foil' ELSE 'normal' END
+   WHERE ab.account_id = $1`;
+
+/** What an account's badges cost to craft at the market prices the pricing job keeps (profile cost fields). */
+@Injectable()
+export class BadgeCostsService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async forAccount(accountId: number): Promise<BadgeCosts> {
+    const [row]: { normal: string; foil: string }[] = await this.dataSource.query(COSTS, [accountId]);
+    // The wire fields are int32: a collection worth more than $21M reads as the largest value.
+    const clamp = (cents: number) => Math.min(INT32_MAX, cents);
+    const normal = Number(row?.normal ?? 0);
+    const foil = Number(row?.foil ?? 0);
+    return { appCost: clamp(normal + foil), foilBadgeCost: clamp(foil), normalBadgeCost: clamp(normal) };
+  }
+}
