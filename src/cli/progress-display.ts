@@ -29,8 +29,13 @@ export function elapsed(ms: number): string {
 }
 
 function counts(tally: RefreshTally): string {
-  const done = tally.completed + tally.failed;
-  return [`${done}/${tally.total} done`, `${tally.running} running`, `${tally.failed} failed`].join(' · ');
+  // Padded to the total's width, so the line (and the bar beside it) keeps its length as the counts grow.
+  const pad = (n: number) => String(n).padStart(String(tally.total).length);
+  return [
+    `${pad(tally.completed + tally.failed)}/${tally.total} done`,
+    `${pad(tally.running)} running`,
+    `${pad(tally.failed)} failed`,
+  ].join(' · ');
 }
 
 /** One terminal line: label, bar, percentage, counts, elapsed time; the bar shrinks to fit `columns`. */
@@ -78,7 +83,7 @@ export class ProgressDisplay {
     if (tenth > this.lastTenth || at - this.lastDrawAt >= LOG_HEARTBEAT_MS) {
       this.lastTenth = tenth;
       this.lastDrawAt = at;
-      this.stream.write(`${renderLine(this.label, tally, at - this.startedAt)}\n`);
+      this.writeLine(tally, at);
     }
   }
 
@@ -88,8 +93,8 @@ export class ProgressDisplay {
     if (this.stream.isTTY) {
       this.draw(tally, at);
       this.stream.write('\n');
-    } else {
-      this.stream.write(`${renderLine(this.label, tally, at - this.startedAt)}\n`);
+    } else if (this.lastTenth < 10) {
+      this.writeLine(tally, at); // unless the 100% line is already out
     }
   }
 
@@ -100,8 +105,13 @@ export class ProgressDisplay {
     this.lastDrawAt = -Infinity;
   }
 
+  private writeLine(tally: RefreshTally, at: number): void {
+    this.stream.write(`${renderLine(this.label, tally, at - this.startedAt)}\n`);
+  }
+
   private draw(tally: RefreshTally, at: number): void {
-    const line = renderBar(this.label, tally, at - this.startedAt, this.stream.columns ?? 80);
+    // A pseudo-terminal without a size (script, some CI runners) reports 0 columns.
+    const line = renderBar(this.label, tally, at - this.startedAt, this.stream.columns || 80);
     // Pad over a longer previous line instead of relying on a terminal's erase sequence.
     this.stream.write(`\r${line.padEnd(this.lastLength)}`);
     this.lastLength = line.length;

@@ -105,7 +105,7 @@ describe('the refresh progress display', () => {
 
   it('should draw a bar that fits the terminal', () => {
     const line = renderBar('accounts 1..200', tally(90, 2, 4), 37_000, 100);
-    expect(line).toMatch(/^accounts 1\.\.200 \[█+░+\]  46% 92\/200 done · 4 running · 2 failed · 0:37$/);
+    expect(line).toMatch(/^accounts 1\.\.200 \[█+░+\]  46%  92\/200 done ·   4 running ·   2 failed · 0:37$/);
     expect(line.length).toBeLessThanOrEqual(100);
     expect(renderBar('accounts 1..200', tally(90), 0, 50)).not.toContain('[');
   });
@@ -125,9 +125,9 @@ describe('the refresh progress display', () => {
     for (let done = 0; done <= 200; done += 5, now += 100) log.update(tally(done));
     log.finish(tally(200));
     expect(lines.join('')).not.toContain('\r');
-    // 0%, 10%, … 100% once each, and the final line.
-    expect(lines).toHaveLength(12);
-    expect(lines.at(-1)).toBe('accounts: 100% 200/200 done · 0 running · 0 failed · 0:04\n');
+    // 0%, 10%, … 100% once each; finishing at 100% repeats nothing.
+    expect(lines).toHaveLength(11);
+    expect(lines.at(-1)).toBe('accounts: 100% 200/200 done ·   0 running ·   0 failed · 0:04\n');
   });
 
   it('should list missing ids as ranges', () => {
