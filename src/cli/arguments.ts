@@ -6,7 +6,7 @@ import { InvalidArgumentError } from 'commander';
  */
 export class UsageError extends Error {}
 
-const MAX_ACCOUNT_ID = 2 ** 31 - 1;
+export const MAX_ACCOUNT_ID = 2 ** 31 - 1;
 
 /** Account ids are the platform's 32-bit ids, as `accountId` on the wire. */
 export function accountId(raw: string): number {

@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ROLES, Role } from '../accounts/account.enums';
 import { DEVELOPER_APP_ENVIRONMENTS, DeveloperAppEnvironment } from '../auth/entities/api-key.entity';
 import type { AppConfig } from '../config/app-config';
-import { accountId, commaList, isoDate, positiveInteger, UsageError } from './arguments';
+import { accountId, commaList, isoDate, MAX_ACCOUNT_ID, positiveInteger, UsageError } from './arguments';
 
 /**
  * The operator CLI's commands, on commander: `--help` on every command, argument errors as one `error:` line
@@ -183,9 +183,13 @@ function accountCommands(program: Command): void {
         'summary to stdout; the exit code is 1 when an update failed, an account was not found or the wait timed out.',
       ].join('\n'),
     )
-    .action((options: { from: number; count: number; force?: boolean; timeout: number }, command: Command) =>
-      run(command, ['count'], async (app, config) => (await import('./commands/refresh-accounts')).refreshAccounts(app, config, options)),
-    );
+    .action((options: { from: number; count: number; force?: boolean; timeout: number }, command: Command) => {
+      if (options.count !== undefined && options.from + options.count - 1 > MAX_ACCOUNT_ID)
+        usageError(command, `the range ends after the last account id (${MAX_ACCOUNT_ID})`);
+      return run(command, ['count'], async (app, config) =>
+        (await import('./commands/refresh-accounts')).refreshAccounts(app, config, options),
+      );
+    });
 }
 
 export function buildProgram(): Command {

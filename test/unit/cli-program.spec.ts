@@ -69,6 +69,7 @@ describe('the CLI’s commands', () => {
         "error: option '--count <n>' argument 'abc' is invalid. Expected a whole number from 1 to 10000.",
       ],
       [['accounts', 'refresh'], 'error: --count is required'],
+      [['accounts', 'refresh', '--from', '2147483600', '--count', '100'], 'error: the range ends after the last account id (2147483647)'],
       [['api-key', 'create'], 'error: --account is required'],
       [['api-key', 'create', '--account', '-1'], "error: option '--account <accountId>' argument '-1' is invalid."],
       [

@@ -107,7 +107,12 @@ export async function refreshAccounts(app: INestApplicationContext, config: AppC
   const watched = ids.filter((_, i) => outcomes[i].kind === 'queued' || outcomes[i].kind === 'already');
   const missing = idsWith('missing');
   const cooledDown = idsWith('cooldown');
-  const queueErrors = outcomes.flatMap((outcome, i) => (outcome.kind === 'error' ? [`${ids[i]} (${outcome.message})`] : []));
+  // One line per distinct reason: an unreachable platform fails every account the same way.
+  const queueErrors = new Map<string, number[]>();
+  outcomes.forEach((outcome, i) => {
+    if (outcome.kind === 'error') queueErrors.set(outcome.message, [...(queueErrors.get(outcome.message) ?? []), ids[i]]);
+  });
+  const notQueued = [...queueErrors.values()].reduce((sum, list) => sum + list.length, 0);
 
   const display = new ProgressDisplay(process.stderr, label);
   const deadline = Date.now() + options.timeout * 1000;
@@ -138,7 +143,7 @@ export async function refreshAccounts(app: INestApplicationContext, config: AppC
   const summary = [`${tally.completed} completed`, `${failed.length} failed`];
   if (missing.length) summary.push(`${missing.length} not found`);
   if (cooledDown.length) summary.push(`${cooledDown.length} skipped (updated within the cooldown; --force refreshes them)`);
-  if (queueErrors.length) summary.push(`${queueErrors.length} not queued`);
+  if (notQueued) summary.push(`${notQueued} not queued`);
   if (unfinished) summary.push(`${unfinished} still waiting after ${options.timeout} s`);
   out(`${label}: ${summary.join(', ')}`);
   if (failed.length)
@@ -147,6 +152,6 @@ export async function refreshAccounts(app: INestApplicationContext, config: AppC
     const simulated = config.platform.mode === 'simulator' ? ` (the simulator has accounts 1..${config.simulator.accounts})` : '';
     out(`not found on the platform${simulated}: ${compactRanges(missing)}`);
   }
-  if (queueErrors.length) out(`not queued: ${queueErrors.join(', ')}`);
-  if (failed.length || missing.length || queueErrors.length || unfinished) process.exitCode = 1;
+  for (const [message, accountIds] of queueErrors) out(`not queued: ${compactRanges(accountIds)} (${message})`);
+  if (failed.length || missing.length || notQueued || unfinished) process.exitCode = 1;
 }
