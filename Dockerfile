@@ -1,4 +1,9 @@
-# One image for both processes: `node dist/src/main.js` (API) and `node dist/src/worker.js` (worker).
+# One image for every process of the service, all compiled to dist/: the API (the default command), the update
+# worker, the platform simulator and the operator CLI. docker-compose.yml builds it once and runs it as three
+# services; the CLI runs in it with `docker compose run --rm api node dist/src/cli.js <command>`.
+# test/e2e/docker-image.e2e.spec.ts follows these instructions without Docker (the COPY lines through
+# .dockerignore, the build, the pruned dependencies) and runs the compiled CLI from the result; it fails on an
+# instruction it does not know, so a change here is a change there.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -13,9 +18,12 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# package.json for `npm run cli` (scripts/cli.js runs dist/ as it is: there are no sources to rebuild from).
 COPY package.json ./
+COPY scripts/cli.js ./scripts/
 # The image store's default directory (IMAGE_STORE_DIR); docker-compose.yml mounts a volume on it.
 RUN mkdir -p /app/data/images && chown node:node /app/data/images
 USER node
-EXPOSE 3000
+# The API; the simulator service listens on 3100.
+EXPOSE 3000 3100
 CMD ["node", "dist/src/main.js"]

@@ -1,6 +1,9 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
+import { exitOnBootFailure } from './boot';
+import { GET_THE_STORES, unreachableStores } from './common/lifecycle/preflight';
 import { JsonLogger } from './common/logging/json-logger';
+import { processConfig } from './config/config.module';
 
 /**
  * `npm start`: runs the API and the worker as two processes, the way they are deployed, under one command.
@@ -25,23 +28,39 @@ function stopAll(signal: NodeJS.Signals): void {
   }, KILL_AFTER_MS).unref();
 }
 
-for (const [name, file] of [
-  ['api', 'main.js'],
-  ['worker', 'worker.js'],
-] as const) {
-  const child = fork(join(__dirname, file), process.argv.slice(2), { stdio: 'inherit' });
-  children.set(name, child);
-  child.on('exit', (code, signal) => {
-    children.delete(name);
-    if (!stopping) {
-      logger.error({ msg: 'child exited; stopping the others', child: name, code, signal });
-      process.exitCode = code || 1;
-      stopAll('SIGTERM');
-    } else if (code) {
-      process.exitCode = code;
-    }
-    if (children.size === 0) process.exit();
-  });
+function startChildren(): void {
+  for (const [name, file] of [
+    ['api', 'main.js'],
+    ['worker', 'worker.js'],
+  ] as const) {
+    const child = fork(join(__dirname, file), process.argv.slice(2), { stdio: 'inherit' });
+    children.set(name, child);
+    child.on('exit', (code, signal) => {
+      children.delete(name);
+      if (!stopping) {
+        logger.error({ msg: 'child exited; stopping the others', child: name, code, signal });
+        process.exitCode = code || 1;
+        stopAll('SIGTERM');
+      } else if (code) {
+        process.exitCode = code;
+      }
+      if (children.size === 0) process.exit();
+    });
+  }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.on(signal, () => stopAll(signal === 'SIGHUP' ? 'SIGTERM' : signal));
 }
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stopAll(signal === 'SIGHUP' ? 'SIGTERM' : signal));
+/**
+ * Both stores are checked before anything starts: a newcomer without PostgreSQL or Redis gets, once, which one is
+ * missing and the line that gets both (rather than a JSON boot error from each of two processes), and exit code 1.
+ */
+exitOnBootFailure(async () => {
+  const unreachable = await unreachableStores(processConfig());
+  if (unreachable.length) {
+    for (const store of unreachable) process.stderr.write(`${store.message}\n`);
+    process.stderr.write(`${GET_THE_STORES}\n`);
+    process.exit(1);
+  }
+  startChildren();
+});

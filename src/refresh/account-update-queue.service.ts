@@ -38,6 +38,15 @@ export class AccountUpdateQueueService {
 
   async queueUpdate(selector: AccountSelector, force: boolean, principal: Principal): Promise<void> {
     if (force && !(await this.isStaff(principal.accountId))) throw forbidden('Only staff may force an update.');
+    await this.queueTrusted(selector, force);
+  }
+
+  /**
+   * Queues an update for a caller trusted to `force` (staff, checked above, or the operator CLI). Resolves true when
+   * a run was queued, false when one was already queued or running; throws 404 for an account the platform does not
+   * know and 429 before `nextAllowedTime` (unless forced).
+   */
+  async queueTrusted(selector: AccountSelector, force: boolean): Promise<boolean> {
     const { accountId, created } = await this.lookup.resolveForQueue(selector);
     if (created) await this.stats.publish({ accountsAdded: 1, totalAccounts: 1 });
     // TypeORM returns [rows, affectedCount] for an UPDATE … RETURNING.
@@ -47,7 +56,10 @@ export class AccountUpdateQueueService {
         RETURNING account_id`,
       [accountId, force],
     );
-    if (!claimed.length) return this.explainUnclaimed(accountId);
+    if (!claimed.length) {
+      await this.explainUnclaimed(accountId);
+      return false;
+    }
     const runId = randomUUID();
     const queuedAt = new Date();
     await this.dataSource.query(
@@ -61,6 +73,7 @@ export class AccountUpdateQueueService {
       throw serviceUnavailable('The update queue is unavailable; try again shortly.');
     }
     await this.progress.publish(UpdateProgressService.initial(accountId, runId, queuedAt));
+    return true;
   }
 
   /** Undoes a claim whose job could not be queued, so the account does not wait for a job that does not exist. */
@@ -89,6 +102,11 @@ export class AccountUpdateQueueService {
 
   async hasJob(accountId: number): Promise<boolean> {
     return Boolean(await this.queue.getJob(accountUpdateJobId(accountId)));
+  }
+
+  /** Workers connected to the update queue, or null when Redis does not say (CLIENT LIST may be disabled). */
+  async workerCount(): Promise<number | null> {
+    return this.queue.getWorkersCount().catch(() => null);
   }
 
   /** Not claimed: already queued or running (nothing to do), or asked for before `nextAllowedTime`. */

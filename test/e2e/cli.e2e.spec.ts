@@ -59,4 +59,14 @@ describe('the operator CLI', () => {
   it('should exit with usage on a bad command', async () => {
     await expect(cli('api-key', 'create')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--account is required') });
   }, 30_000);
+
+  it('should answer --help with exit code 0 and a bad argument with one clear line and exit code 2, as a process', async () => {
+    const help = await cli('accounts', 'refresh', '--help');
+    expect(help.stdout).toContain('Usage: npm run cli -- accounts refresh [options]');
+    await expect(cli('accounts', 'refresh', '--from', '1', '--count', 'many')).rejects.toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "error: option '--count <n>' argument 'many' is invalid. Expected a whole number from 1 to 10000.\n(add --help for usage)\n",
+    });
+  }, 30_000);
 });

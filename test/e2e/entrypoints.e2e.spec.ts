@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { GET_THE_STORES } from '../../src/common/lifecycle/preflight';
 import { startTestApp, TestContext } from '../support/test-app';
 
 const root = join(__dirname, '..', '..');
@@ -141,6 +142,35 @@ describe('the API process', () => {
       ]);
       expect(lines.join('\n')).not.toContain('hunter2secret');
     }
+  }, 40_000);
+
+  it('should have `npm start` check both stores first and print the line that gets them when one is missing', async () => {
+    const [pgPort, redisPort] = [await closedPort(), await closedPort()];
+    const onlyRedis = await runEntrypoint('start.ts', {
+      DATABASE_URL: ctx.config.databaseUrl,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    }).done;
+    expect(onlyRedis.code).toBe(1);
+    expect(onlyRedis.lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Redis is unreachable at 127\\.0\\.0\\.1:${redisPort} \\(REDIS_URL=redis://127\\.0\\.0\\.1:${redisPort}\\): .*ECONNREFUSED`,
+        ),
+      ),
+      GET_THE_STORES,
+    ]);
+    const both = await runEntrypoint('start.ts', {
+      DATABASE_URL: `postgres://app:hunter2secret@127.0.0.1:${pgPort}/badge_stats`,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    }).done;
+    expect(both.code).toBe(1);
+    expect(both.lines).toEqual([
+      expect.stringContaining(
+        `PostgreSQL is unreachable at 127.0.0.1:${pgPort} (DATABASE_URL=postgres://***@127.0.0.1:${pgPort}/badge_stats)`,
+      ),
+      expect.stringContaining(`Redis is unreachable at 127.0.0.1:${redisPort}`),
+      'Start PostgreSQL and Redis with: docker compose up -d postgres redis   (or on Debian/Ubuntu: sudo apt-get install -y postgresql redis-server)',
+    ]);
   }, 40_000);
 
   it('should stop boot with one JSON line naming a bad variable', async () => {
