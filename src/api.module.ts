@@ -15,6 +15,7 @@ import { StreamTicketsModule } from './auth/stream-tickets/stream-tickets.module
 import { CredentialGuard } from './auth/guards/credential.guard';
 import { HealthController } from './common/health/health.controller';
 import { JsonBodyMiddleware } from './common/http/json-body.middleware';
+import { JsonBodyPool } from './common/http/json-body-pool';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { RequestSchemas, WireValidationPipe } from './common/http/validation';
 import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
@@ -54,6 +55,7 @@ export class ApiModule implements NestModule {
       providers: [
         JsonSchemaRegistry,
         RequestSchemas,
+        JsonBodyPool,
         SimulatorHostService,
         { provide: APP_GUARD, useClass: CredentialGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },

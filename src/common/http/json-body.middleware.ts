@@ -3,8 +3,13 @@ import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { V1AccountUploadImagesRequestBody } from '../../images/dto/upload-images.dto';
+import { ClippedValue } from '../problem/clip-value';
 import { ProblemException, unprocessable, unsupportedMediaType } from '../problem/problem.exception';
+import { attachStrings } from './json-body-examiner';
+import { JsonBodyPool } from './json-body-pool';
 import { jsonLimitBreach } from './json-depth';
+import { markBodyChecked } from './validation';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -34,11 +39,98 @@ export class JsonBodyMiddleware implements NestMiddleware {
   /** The operations allowed larger bodies, by lower-cased path (express matches paths case-insensitively). */
   private readonly generous: Map<string, RequestHandler>;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly pool: JsonBodyPool,
+  ) {
     const parser = (limit: number) => json({ limit, strict: false, inflate: false, type: JSON_TYPES, verify: refuseOversizedStructure });
     this.parse = parser(config.bodyLimitBytes);
     // Images travel as base64 in JSON (the wire format), so their operation needs megabytes; nothing else does.
-    this.generous = new Map([['/v1/account.uploadimages', parser(Math.max(config.bodyLimitBytes, config.images.uploadBodyLimitBytes))]]);
+    const uploadLimit = Math.max(config.bodyLimitBytes, config.images.uploadBodyLimitBytes);
+    this.generous = new Map([
+      ['/v1/account.uploadimages', this.offThread(uploadLimit, V1AccountUploadImagesRequestBody.name, parser(uploadLimit))],
+    ]);
+  }
+
+  /**
+   * A parser for megabyte bodies that keeps the event loop free: the bytes go to a worker thread as they arrive
+   * (same limit and errors as json(), see readOffThread), where the structure check, JSON.parse and the schema check of `schema` run on a worker thread
+   * (JsonBodyPool); the validation pipe then uses that check's outcome. A charset other than UTF-8 (rare) goes
+   * to `fallback`, json() on this thread.
+   */
+  private offThread(limit: number, schema: string, fallback: RequestHandler): RequestHandler {
+    return (request, response, next) => {
+      const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.header('content-type') ?? '')?.[1]?.toLowerCase();
+      if (charset && charset !== 'utf-8' && charset !== 'utf8') return fallback(request, response, next);
+      if (!hasBody(request)) return next();
+      this.readOffThread(request, limit, (error, body) => {
+        if (error) return next(error);
+        body!.end(schema).then(async (examined) => {
+          switch (examined.kind) {
+            case 'breach':
+              return next(new StructureBreach(examined.location, examined.message));
+            case 'syntax':
+              return next(Object.assign(new Error('invalid JSON'), { status: 400, type: 'entity.parse.failed' }));
+            case 'problems': {
+              // The guard runs before the pipe answers these; it only needs to know of an `access_token` field.
+              const standIn: Record<string, unknown> = examined.offersToken ? { access_token: null } : {};
+              const problems = examined.problems.map((problem) => ({ ...problem, value: new ClippedValue(problem.value) }));
+              markBodyChecked(standIn, schema, problems);
+              request.body = standIn;
+              return next();
+            }
+            case 'body':
+              await attachStrings(examined.body, examined.strings);
+              if (examined.body && typeof examined.body === 'object') markBodyChecked(examined.body, schema, []);
+              request.body = examined.body;
+              return next();
+          }
+        }, next);
+      });
+    };
+  }
+
+  /**
+   * Reads a body straight into the worker thread, with json()'s limit and errors: 415 for a Content-Encoding,
+   * 413 over the limit (from Content-Length before reading, or as the bytes arrive), 400 for a body shorter or
+   * longer than its Content-Length or cut off.
+   */
+  private readOffThread(request: Request, limit: number, done: (error: unknown, body?: ReturnType<JsonBodyPool['open']>) => void): void {
+    const fail = (status: number, type: string) => Object.assign(new Error(type), { status, type, expose: true });
+    const encoding = (request.header('content-encoding') ?? 'identity').toLowerCase();
+    if (encoding !== 'identity') {
+      request.resume();
+      return done(fail(415, 'encoding.unsupported'));
+    }
+    const declared = request.header('content-length') === undefined ? undefined : Number(request.header('content-length'));
+    if (declared !== undefined && declared > limit) {
+      request.resume();
+      return done(fail(413, 'entity.too.large'));
+    }
+    const body = this.pool.open();
+    let received = 0;
+    let settled = false;
+    const settle = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      request.off('data', onData);
+      if (error) {
+        body.discard();
+        request.resume();
+        done(error);
+      } else {
+        done(null, body);
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) return settle(fail(413, 'entity.too.large'));
+      body.write(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () => settle(declared !== undefined && declared !== received ? fail(400, 'request.size.invalid') : null));
+    request.once('aborted', () => settle(fail(400, 'request.aborted')));
+    request.once('error', (error) => settle(error));
   }
 
   use(request: Request, response: Response, next: NextFunction): void {

@@ -31,15 +31,33 @@ export function flattenValidationErrors(errors: ValidationError[], parent = 'bod
 @Injectable()
 export class RequestSchemas {
   private shapes?: RequestShapes;
+  private schemas?: Record<string, ShapeSchema>;
 
   load(document: OpenAPIObject): void {
-    this.shapes = new RequestShapes((document.components?.schemas ?? {}) as Record<string, ShapeSchema>);
+    this.schemas = (document.components?.schemas ?? {}) as Record<string, ShapeSchema>;
+    this.shapes = new RequestShapes(this.schemas);
+  }
+
+  /** The component schemas, for a thread that checks bodies itself (JsonBodyPool). */
+  components(): Record<string, ShapeSchema> {
+    if (!this.schemas) throw new Error('RequestSchemas.load(document) was not called before the first request');
+    return this.schemas;
   }
 
   get(): RequestShapes {
     if (!this.shapes) throw new Error('RequestSchemas.load(document) was not called before the first request');
     return this.shapes;
   }
+}
+
+/**
+ * Bodies whose schema check already ran off the main thread (JsonBodyMiddleware, for the large upload body), with
+ * its outcome: the pipe uses it instead of checking the body again.
+ */
+const checkedBodies = new WeakMap<object, { schema: string; problems: ErrorDetail[] }>();
+
+export function markBodyChecked(body: object, schema: string, problems: ErrorDetail[]): void {
+  checkedBodies.set(body, { schema, problems });
 }
 
 const invalid = (details: ErrorDetail[]) =>
@@ -73,7 +91,8 @@ export class WireValidationPipe extends ValidationPipe {
       if (metadata.type === 'body' && value === undefined) value = {};
       // Query strings carry text: decimal integers become numbers, anything else ("0x10", "1e3") stays text.
       if (metadata.type === 'query') value = shapes.coerceQuery(name, value);
-      const problems = shapes.check(name, value, metadata.type);
+      const checked = metadata.type === 'body' && typeof value === 'object' && value !== null ? checkedBodies.get(value) : undefined;
+      const problems = checked?.schema === name ? checked.problems : shapes.check(name, value, metadata.type);
       if (problems.length) throw invalid(problems);
     }
     try {

@@ -15,6 +15,7 @@ export const MAX_ECHOED_PROBLEMS = 20;
  * string or an 80,000-element (or 100,000-deep) array costs nothing to report and is not sent back.
  */
 export function clipValue(value: unknown, depth = 0): unknown {
+  if (value instanceof ClippedValue) return value.value;
   if (typeof value === 'string') return clipString(value);
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
@@ -39,6 +40,11 @@ export function clipValue(value: unknown, depth = 0): unknown {
     });
   }
   return copy;
+}
+
+/** A value clipped already (on the thread that checked a large body): echoed as it is, not clipped again. */
+export class ClippedValue {
+  constructor(readonly value: unknown) {}
 }
 
 export function clipString(text: string): string {
