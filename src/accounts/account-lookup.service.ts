@@ -7,6 +7,9 @@ import { PlatformTotals } from '../stats/totals/platform-totals.service';
 import { accountIdOf, steamId64Of } from './account.enums';
 import { AccountEntity } from './entities/account.entity';
 
+/** The 404 of an account the service does not track. */
+export const notTracked = () => notFound('The account is not tracked by this service; queue an update to add it.');
+
 /** The selector of an account in a request (`AccountSearch`). */
 export interface AccountSelector {
   id?: { accountId?: number; steamId64?: string };
@@ -27,7 +30,7 @@ export class AccountLookupService {
 
   async findTracked(selector: AccountSelector): Promise<AccountEntity> {
     const account = await this.findLocal(selector);
-    if (!account) throw notFound('The account is not tracked by this service; queue an update to add it.');
+    if (!account) throw notTracked();
     return account;
   }
 

@@ -21,6 +21,7 @@ import { DataPointsService } from './data-points.service';
 import { InventorySetsService } from './inventory-sets.service';
 import { FriendGraphService } from './friend-graph.service';
 import { FriendPathService } from './friend-path.service';
+import { FriendGraphCache } from './friends/friend-graph-cache.service';
 import { AccountViewsService } from './views/account-views.service';
 import { ViewsReaderService } from './views/views-reader.service';
 import { ViewTrends } from './views/view-trends';
@@ -56,6 +57,7 @@ import { AccountEntity } from './entities/account.entity';
     DataPointsService,
     InventorySetsService,
     FriendGraphService,
+    FriendGraphCache,
     FriendPathService,
     AccountViewsService,
     ViewTrends,
