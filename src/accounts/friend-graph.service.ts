@@ -14,8 +14,9 @@ export interface Reach {
 }
 
 /**
- * The friend graph as stored: undirected, from every friend list the service has read. Searched level by
- * level in PostgreSQL, one query per level.
+ * The friend graph as stored: undirected, from every friend list the service has read, read from PostgreSQL one
+ * query per level. `account.findFriendPath` searches the copy in memory (FriendGraphCache) once it is loaded;
+ * `item.findOwners` searches here.
  */
 @Injectable()
 export class FriendGraphService {
