@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { dropDatabase } from '../../src/database/ensure-database';
@@ -18,11 +19,11 @@ import { numberFlag, report } from './harness';
  * requests and --seconds seconds, each request given up after --timeout-ms (counted as a timeout). Traffic goes
  * to 127.0.0.1 only.
  */
-const CONCURRENCY = 16;
+export const CONCURRENCY = 16;
 const ROOT = join(__dirname, '..', '..');
 const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
 
-interface Call {
+export interface Call {
   name: string;
   method: 'GET' | 'POST';
   path: string;
@@ -31,7 +32,7 @@ interface Call {
   total?: number;
 }
 
-interface Measured {
+export interface Measured {
   ok: number;
   errors: number;
   timeouts: number;
@@ -42,7 +43,7 @@ interface Measured {
 }
 
 /** Deterministic pseudo-random account ids, so two runs ask for the same accounts. */
-function ids(count: number, max: number, salt: number): number[] {
+export function ids(count: number, max: number, salt: number): number[] {
   let x = (salt * 2654435761) >>> 0 || 1;
   return Array.from({ length: count }, () => {
     x ^= x << 13;
@@ -52,7 +53,7 @@ function ids(count: number, max: number, salt: number): number[] {
   });
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -63,7 +64,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+export function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(process.execPath, [...TS_NODE, file, ...args], { cwd: ROOT, env, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
       error ? reject(new Error(`${file} ${args.join(' ')} failed: ${stderr || error.message}`)) : resolve(stdout),
@@ -96,8 +97,14 @@ async function ensureSeeded(env: NodeJS.ProcessEnv, databaseUrl: string, account
   return (Date.now() - started) / 1000;
 }
 
-async function startApi(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const api = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+/** Starts the API and waits until `/health` answers 200; `onLine` receives its log lines (otherwise dropped). */
+export async function startApi(env: NodeJS.ProcessEnv, port: number, onLine?: (line: string) => void): Promise<ChildProcess> {
+  const api = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'inherit'],
+  });
+  if (onLine) createInterface({ input: api.stdout! }).on('line', onLine);
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (api.exitCode !== null) throw new Error(`the API exited with code ${api.exitCode}`);
@@ -108,8 +115,16 @@ async function startApi(env: NodeJS.ProcessEnv, port: number): Promise<ChildProc
   }
 }
 
+/** SIGTERM, and SIGKILL if it is still there 15 s later. */
+export async function stopApi(api: ChildProcess): Promise<void> {
+  api.kill('SIGTERM');
+  const killer = setTimeout(() => api.kill('SIGKILL'), 15_000);
+  await new Promise((resolve) => (api.exitCode !== null || api.signalCode !== null ? resolve(null) : api.once('exit', resolve)));
+  clearTimeout(killer);
+}
+
 /** One request: status and latency, or 0 and the timeout when it took longer. */
-function once(
+export function once(
   call: Call,
   port: number,
   token: string,
@@ -157,7 +172,14 @@ function once(
 }
 
 /** Runs a call at CONCURRENCY until `total` requests or `seconds` have passed. */
-async function measure(call: Call, port: number, token: string, total: number, seconds: number, timeoutMs: number): Promise<Measured> {
+export async function measure(
+  call: Call,
+  port: number,
+  token: string,
+  total: number,
+  seconds: number,
+  timeoutMs: number,
+): Promise<Measured> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const latencies: number[] = [];
   let next = 0;
@@ -193,8 +215,25 @@ async function measure(call: Call, port: number, token: string, total: number, s
   return { ok, errors, timeouts, p50: at(0.5), p99: at(0.99), perSecond: ok / elapsed, firstError };
 }
 
+/** One line of the report: the operation's figures and their ratios to the `/health` baseline of the same run. */
+export function resultRow(name: string, m: Measured, baseline: Measured, timeoutMs: number): Record<string, string> {
+  const ms = (v: number) => (v >= timeoutMs ? `≥${timeoutMs}` : v.toFixed(1));
+  return {
+    operation: name.padEnd(44),
+    ok: `${m.ok}`.padStart(4),
+    errors: `${m.errors}`,
+    timeouts: `${m.timeouts}`,
+    p50ms: ms(m.p50).padStart(7),
+    p99ms: ms(m.p99).padStart(7),
+    perSecond: m.perSecond.toFixed(1).padStart(7),
+    p50VsHealth: `${m.p50 >= timeoutMs ? '≥' : ''}${(m.p50 / baseline.p50).toFixed(1)}x`,
+    throughputVsHealth: `${(m.perSecond / baseline.perSecond).toFixed(3)}x`,
+    ...(m.firstError ? { firstError: m.firstError.replace(/\s+/g, ' ').slice(0, 120) } : {}),
+  };
+}
+
 /** Queries the API left running after its client gave up would slow the next operation: cancel them. */
-async function cancelLeftovers(databaseUrl: string): Promise<void> {
+export async function cancelLeftovers(databaseUrl: string): Promise<void> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   await db.query(
@@ -328,26 +367,11 @@ async function main(): Promise<void> {
       const m = await measure(call, port, token, call.total ?? total, seconds, timeoutMs);
       await cancelLeftovers(databaseUrl);
       baseline ??= m;
-      const ms = (v: number) => (v >= timeoutMs ? `≥${timeoutMs}` : v.toFixed(1));
-      rows.push({
-        operation: call.name.padEnd(44),
-        ok: `${m.ok}`.padStart(4),
-        errors: `${m.errors}`,
-        timeouts: `${m.timeouts}`,
-        p50ms: ms(m.p50).padStart(7),
-        p99ms: ms(m.p99).padStart(7),
-        perSecond: m.perSecond.toFixed(1).padStart(7),
-        p50VsHealth: `${m.p50 >= timeoutMs ? '≥' : ''}${(m.p50 / baseline.p50).toFixed(1)}x`,
-        throughputVsHealth: `${(m.perSecond / baseline.perSecond).toFixed(3)}x`,
-        ...(m.firstError ? { firstError: m.firstError.replace(/\s+/g, ' ').slice(0, 120) } : {}),
-      });
+      rows.push(resultRow(call.name, m, baseline, timeoutMs));
       process.stdout.write(`  measured ${call.name}\n`);
     }
   } finally {
-    api.kill('SIGTERM');
-    const killer = setTimeout(() => api.kill('SIGKILL'), 15_000);
-    await new Promise((resolve) => (api.exitCode !== null ? resolve(null) : api.once('exit', resolve)));
-    clearTimeout(killer);
+    await stopApi(api);
   }
   report(
     `reads over ${accounts} seeded accounts (${name}; concurrency ${CONCURRENCY}, ≤${total} requests / ≤${seconds} s per operation, timeout ${timeoutMs} ms)`,
@@ -355,7 +379,9 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+// Other benches (friend-path.bench.ts) import the helpers above; only running this file measures.
+if (require.main === module)
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });

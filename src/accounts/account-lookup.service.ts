@@ -8,6 +8,9 @@ import { PlatformTotals } from '../stats/totals/platform-totals.service';
 import { accountIdOf, steamId64Of } from './account.enums';
 import { AccountEntity } from './entities/account.entity';
 
+/** The 404 of an account the service does not track. */
+export const notTracked = () => notFound('The account is not tracked by this service; queue an update to add it.');
+
 /** The selector of an account in a request (`AccountSearch`). */
 export interface AccountSelector {
   id?: { accountId?: number; steamId64?: string };
@@ -29,7 +32,7 @@ export class AccountLookupService {
   /** `at` is where the selector sits in the request (`body.from`), for the 422 of an empty one. */
   async findTracked(selector: AccountSelector, at = 'body'): Promise<AccountEntity> {
     const account = await this.findLocal(selector, at);
-    if (!account) throw notFound('The account is not tracked by this service; queue an update to add it.');
+    if (!account) throw notTracked();
     return account;
   }
 

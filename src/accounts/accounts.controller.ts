@@ -16,7 +16,7 @@ import {
 import { AccountFriendsService } from './account-friends.service';
 import { DataPointsService } from './data-points.service';
 import { V1AccountFindFriendPathRequestBody, V1AccountFindFriendPathResponseBody } from './dto/friend-path.dto';
-import { FriendPathService, MAX_PATH_DEPTH } from './friend-path.service';
+import { FriendPathService, MAX_FRIENDSHIPS_READ, MAX_PATH_DEPTH } from './friend-path.service';
 import { AccountGetTrendingRequestBody, AccountGetTrendingResponseBody, AccountViewStats } from './dto/views.dto';
 import { AccountViewsService } from './views/account-views.service';
 import { ViewsReaderService } from './views/views-reader.service';
@@ -193,7 +193,12 @@ export class AccountsController {
   @WireOperation({
     operationId: 'account.findFriendPath',
     summary: 'Shortest friend paths between two accounts',
-    description: `Up to \`maxPaths\` (default 10, at most 50) paths of the shortest length, at most ${MAX_PATH_DEPTH} hops, through the friend lists the service has read. A direct friendship yields exactly one path. Both accounts must be tracked (404 otherwise): for the example, queue an update of account 119 too.`,
+    description:
+      `Up to \`maxPaths\` (default 10, at most 50) paths of the shortest length, at most ${MAX_PATH_DEPTH} hops, through the friend lists ` +
+      "the service has read: a friendship counts when either account's list names the other, so an account whose list is private is " +
+      "reached through its friends' lists. A direct friendship yields exactly one path. `found` is false when no path of at most " +
+      `${MAX_PATH_DEPTH} hops exists, or when the search has read ${MAX_FRIENDSHIPS_READ.toLocaleString('en-US')} friendships without ` +
+      'finding one (the bound on the work of one request).',
     auth: 'any',
     response: V1AccountFindFriendPathResponseBody,
     errors: [400, 401, 404, 422, 500, 503],

@@ -22,6 +22,7 @@ import { DataPointsService } from './data-points.service';
 import { InventorySetsService } from './inventory-sets.service';
 import { FriendGraphService } from './friend-graph.service';
 import { FriendPathService } from './friend-path.service';
+import { FriendGraphCache } from './friends/friend-graph-cache.service';
 import { AccountViewsService } from './views/account-views.service';
 import { ViewsReaderService } from './views/views-reader.service';
 import { ViewTrends } from './views/view-trends';
@@ -64,6 +65,7 @@ import { MarketPricesModule } from '../pricing/market-prices.module';
     DataPointsService,
     InventorySetsService,
     FriendGraphService,
+    FriendGraphCache,
     FriendPathService,
     AccountViewsService,
     ViewTrends,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { serviceUnavailable } from '../common/problem/problem.exception';
+import { NeighbourReader } from './friends/friend-search';
 
 /** The most accounts one search may reach before it gives up with a 503 (a hub-heavy graph grows fast). */
 const MAX_VISITED = 200_000;
@@ -13,12 +14,35 @@ export interface Reach {
 }
 
 /**
- * The friend graph as stored: undirected, from every friend list the service has read. Searched level by
- * level in PostgreSQL, one query per level.
+ * The friend graph as stored: undirected, from every friend list the service has read, read from PostgreSQL one
+ * query per level. `account.findFriendPath` searches the copy in memory (FriendGraphCache) once it is loaded;
+ * `item.findOwners` searches here.
  */
 @Injectable()
 export class FriendGraphService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * The friends of each of `ids` as stored (either side of a row; a friendship stored from both sides comes once), at
+   * most `limit` rows read: one query per level of a search, two index ranges per account (the primary key and
+   * ix_account_friends_friend). Used while the in-memory graph (FriendGraphCache) loads, and to keep it in step.
+   */
+  readonly neighbours: NeighbourReader = async (ids, limit) => {
+    const rows: { a: number; b: number }[] = await this.dataSource.query(
+      `SELECT account_id AS a, friend_account_id AS b FROM account_friends WHERE account_id = ANY($1)
+       UNION ALL
+       SELECT friend_account_id AS a, account_id AS b FROM account_friends WHERE friend_account_id = ANY($1)
+       LIMIT $2`,
+      [ids, Number.isFinite(limit) ? limit : null],
+    );
+    const sets = new Map<number, Set<number>>();
+    for (const { a, b } of rows) {
+      const set = sets.get(a);
+      if (set) set.add(b);
+      else sets.set(a, new Set([b]));
+    }
+    return { neighbours: new Map([...sets].map(([id, set]) => [id, [...set]])), edges: rows.length };
+  };
 
   /**
    * Searches outward from `from` up to `maxDepth` hops, never through `exclude`, stopping after the level at
@@ -29,24 +53,20 @@ export class FriendGraphService {
     const parents = new Map<number, number[]>();
     let frontier = [from];
     for (let depth = 1; depth <= maxDepth && frontier.length && !distance.has(options.target ?? -1); depth++) {
-      const edges: { a: number; b: number }[] = await this.dataSource.query(
-        `SELECT account_id AS a, friend_account_id AS b FROM account_friends WHERE account_id = ANY($1)
-         UNION
-         SELECT friend_account_id AS a, account_id AS b FROM account_friends WHERE friend_account_id = ANY($1)`,
-        [frontier],
-      );
+      const { neighbours } = await this.neighbours(frontier, Infinity);
       const next: number[] = [];
-      for (const { a, b } of edges) {
-        if (options.exclude?.has(b) && b !== options.target) continue;
-        const known = distance.get(b);
-        if (known === undefined) {
-          distance.set(b, depth);
-          parents.set(b, [a]);
-          next.push(b);
-        } else if (known === depth) {
-          parents.get(b)!.push(a);
+      for (const [a, friends] of neighbours)
+        for (const b of friends) {
+          if (options.exclude?.has(b) && b !== options.target) continue;
+          const known = distance.get(b);
+          if (known === undefined) {
+            distance.set(b, depth);
+            parents.set(b, [a]);
+            next.push(b);
+          } else if (known === depth) {
+            parents.get(b)!.push(a);
+          }
         }
-      }
       if (distance.size > MAX_VISITED) throw serviceUnavailable('The friend graph around these accounts is too large to search now.');
       // Only accounts on the frontier are expanded further; the target ends the search at its own level.
       frontier = next.filter((id) => id !== options.target);

@@ -1,46 +1,80 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemException } from '../common/problem/problem.exception';
-import { AccountLookupService } from './account-lookup.service';
+import { accountIdOf } from './account.enums';
+import { AccountLookupService, AccountSelector, notTracked } from './account-lookup.service';
 import { V1AccountFindFriendPathRequestBody, V1AccountFindFriendPathResponseBody } from './dto/friend-path.dto';
-import { FriendGraphService } from './friend-graph.service';
+import { FriendGraphCache } from './friends/friend-graph-cache.service';
+import { findFriendPaths } from './friends/friend-search';
 import { LeaderboardAccountsService } from './leaderboard-accounts.service';
 
 /** How far apart two accounts may be for `account.findFriendPath` to find them. */
 export const MAX_PATH_DEPTH = 6;
+/**
+ * The most friendships one search may read. Between random accounts of a million (average 8 friends, hubs up to
+ * 500) a search reads ~2,200 at the median and under 20,000 at worst (docs/performance.md); past this bound the
+ * answer is "no path found" rather than unbounded work.
+ */
+export const MAX_FRIENDSHIPS_READ = 100_000;
 
 /** `account.findFriendPath`: the shortest chains of friends between two tracked accounts. */
 @Injectable()
 export class FriendPathService {
   constructor(
     private readonly lookup: AccountLookupService,
-    private readonly graph: FriendGraphService,
+    private readonly graph: FriendGraphCache,
     private readonly accounts: LeaderboardAccountsService,
   ) {}
 
   async find(request: V1AccountFindFriendPathRequestBody): Promise<V1AccountFindFriendPathResponseBody> {
-    const [from, to] = await Promise.all([
-      this.lookup.findTracked(request.from, 'body.from'),
-      this.lookup.findTracked(request.to, 'body.to'),
+    // The graph catches up with completed updates while any vanity is looked up: one round trip for both.
+    const [from, to, excluded, reader] = await Promise.all([
+      this.accountId(request.from, 'body.from'),
+      this.accountId(request.to, 'body.to'),
+      Promise.all((request.exclude ?? []).map((selector, i) => this.excludedId(selector, `body.exclude[${i}]`))),
+      this.graph.reader(),
     ]);
-    // An excluded account the service does not know cannot be on a path anyway; one that names nobody is a 422.
-    const excluded = await Promise.all(
-      (request.exclude ?? []).map((selector, i) =>
-        this.lookup.findTracked(selector, `body.exclude[${i}]`).catch((error: unknown) => {
-          if (error instanceof ProblemException && error.getStatus() === 404) return null;
-          throw error;
-        }),
-      ),
-    );
-    const exclude = new Set(
-      excluded.flatMap((account) => (account ? [account.accountId] : [])).filter((id) => id !== from.accountId && id !== to.accountId),
-    );
-    if (from.accountId === to.accountId) return { found: false, paths: [] };
-    const reach = await this.graph.reach(from.accountId, MAX_PATH_DEPTH, { target: to.accountId, exclude });
-    const paths = FriendGraphService.paths(reach, to.accountId, request.maxPaths ?? 10);
-    const cards = await this.accounts.byIds([...new Set(paths.flat())]);
+    const exclude = new Set(excluded.filter((id): id is number => id !== null && id !== from && id !== to));
+    const { paths } =
+      from === to
+        ? { paths: [] }
+        : await findFriendPaths(
+            from,
+            to,
+            { exclude, maxDepth: MAX_PATH_DEPTH, maxEdges: MAX_FRIENDSHIPS_READ, maxPaths: request.maxPaths ?? 10 },
+            reader,
+          );
+    // The cards of both ends tell whether they are tracked (the search needs only ids): no lookup query of its own.
+    const cards = await this.accounts.byIds([...new Set([from, to, ...paths.flat()])]);
+    if (!cards.has(from) || !cards.has(to)) throw notTracked();
     return {
       found: paths.length > 0,
       paths: paths.map((path) => ({ distance: path.length - 1, path: path.map((id) => cards.get(id) ?? null) })),
     };
+  }
+
+  /** The account a selector names: an id as it is (whether it is tracked is told by its card), a vanity looked up. */
+  private async accountId(selector: AccountSelector, at: string): Promise<number> {
+    if (selector.id?.accountId !== undefined) return selector.id.accountId;
+    if (selector.id?.steamId64 !== undefined) {
+      const accountId = accountIdOf(selector.id.steamId64);
+      if (accountId === null) throw notTracked();
+      return accountId;
+    }
+    return (await this.lookup.findTracked(selector, at)).accountId;
+  }
+
+  /**
+   * The account an `exclude` entry names. An id needs no lookup: an account the service does not track can still
+   * be on a path (as `null`), since tracked accounts' lists name it. A vanity the service does not know names
+   * nobody on a path; an entry that names no account at all is a 422 at `at`.
+   */
+  private async excludedId(selector: AccountSelector, at: string): Promise<number | null> {
+    if (selector.id?.accountId !== undefined) return selector.id.accountId;
+    if (selector.id?.steamId64 !== undefined) return accountIdOf(selector.id.steamId64);
+    const account = await this.lookup.findTracked(selector, at).catch((error: unknown) => {
+      if (error instanceof ProblemException && error.getStatus() === 404) return null;
+      throw error;
+    });
+    return account?.accountId ?? null;
   }
 }

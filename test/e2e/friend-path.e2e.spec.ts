@@ -1,3 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { AccountAdminService } from '../../src/accounts/account-admin.service';
+import { FriendGraphService, Reach } from '../../src/accounts/friend-graph.service';
+import { FriendGraphCache } from '../../src/accounts/friends/friend-graph-cache.service';
+import { findFriendPaths } from '../../src/accounts/friends/friend-search';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 
 const steamIdOf = (accountId: number) => (76561197960265728n + BigInt(accountId)).toString();
@@ -20,6 +25,39 @@ describe('account.findFriendPath', () => {
     }
     return seen;
   };
+
+  /** The paths the former one-sided search listed (breadth-first from `from`, FriendGraphService.paths), as ids. */
+  const referencePaths = (from: number, to: number, limit: number, exclude = new Set<number>()) => {
+    const reach: Reach = { distance: new Map([[from, 0]]), parents: new Map() };
+    let frontier = [from];
+    for (let depth = 1; depth <= 6 && frontier.length && !reach.distance.has(to); depth++) {
+      const next: number[] = [];
+      for (const a of frontier)
+        for (const b of edges.get(a) ?? []) {
+          if (exclude.has(b)) continue;
+          const known = reach.distance.get(b);
+          if (known === undefined) (reach.distance.set(b, depth), reach.parents.set(b, [a]), next.push(b));
+          else if (known === depth) reach.parents.get(b)!.push(a);
+        }
+      frontier = next.filter((id) => id !== to);
+    }
+    return FriendGraphService.paths(reach, to, limit);
+  };
+  const idsOf = (body: { found: boolean; paths: { distance: number; path: ({ steamId: string } | null)[] }[] }) =>
+    body.paths.map(({ distance, path }) => {
+      expect(path).toHaveLength(distance + 1);
+      return path.map((account) => idOf(account!.steamId));
+    });
+  /** What the writer does when an update replaces a friend list: the rows and a completed run, in one transaction. */
+  const storeFriends = (accountId: number, friends: number[]) =>
+    ctx.dataSource.transaction(async (manager) => {
+      await manager.query('DELETE FROM account_friends WHERE account_id = $1', [accountId]);
+      await manager.query('INSERT INTO account_friends (account_id, friend_account_id) SELECT $1, unnest($2::int[])', [accountId, friends]);
+      await manager.query(
+        `INSERT INTO account_updates (run_id, account_id, status, queued_at, finished_at) VALUES ($1, $2, 'completed', now(), now())`,
+        [randomUUID(), accountId],
+      );
+    });
 
   beforeAll(async () => {
     ctx = await startPipeline('friendpath', { accounts: 120 });
@@ -117,6 +155,106 @@ describe('account.findFriendPath', () => {
       .post('/v1/item.findOwners')
       .send({ itemIds: [1], ownersPerItem: 26 })
       .expect(422);
+  });
+
+  it('should answer from memory exactly as the former search of the tables, for every distance found', async () => {
+    expect(ctx.app.get(FriendGraphCache).loaded).toBe(true);
+    const tracked = [...edges.keys()].filter((id) => id <= 120).sort((x, y) => x - y);
+    const byDistance = new Map<number, [number, number][]>();
+    for (const from of tracked.slice(0, 20))
+      for (const [to, d] of distances(from)) if (to !== from && to <= 120) byDistance.set(d, [...(byDistance.get(d) ?? []), [from, to]]);
+    expect([...byDistance.keys()].sort()).toEqual(expect.arrayContaining([1, 2, 3, 4]));
+    for (const [d, pairs] of byDistance)
+      for (const [from, to] of pairs.slice(0, 6)) {
+        const res = await find({ from: { id: { accountId: from } }, to: { id: { accountId: to } }, maxPaths: 50 }).expect(200);
+        expect(res.body.found).toBe(d <= 6);
+        expect(idsOf(res.body)).toEqual(referencePaths(from, to, 50));
+      }
+    // The same searches over PostgreSQL (what serves while the graph loads) find the same paths.
+    const stored = ctx.app.get(FriendGraphService).neighbours;
+    const memory = await ctx.app.get(FriendGraphCache).reader();
+    for (const [, pairs] of byDistance)
+      for (const [from, to] of pairs.slice(0, 20)) {
+        const bounds = { exclude: new Set<number>(), maxDepth: 6, maxEdges: 100_000, maxPaths: 10 };
+        const [a, b] = await Promise.all([findFriendPaths(from, to, bounds, stored), findFriendPaths(from, to, bounds, memory)]);
+        expect(a.paths).toEqual(b.paths);
+        expect(a.paths).toEqual(referencePaths(from, to, 10));
+      }
+  });
+
+  it('should list up to maxPaths of the shortest paths, each answer a prefix of a longer one', async () => {
+    // The pair with the most shortest paths among the tracked accounts.
+    let best = { from: 0, to: 0, count: 0 };
+    for (const from of [...edges.keys()].filter((id) => id <= 120).slice(0, 30)) {
+      const reach = distances(from);
+      const count = new Map([[from, 1]]);
+      for (const [id] of [...reach].sort((x, y) => x[1] - y[1]))
+        if (id !== from)
+          count.set(
+            id,
+            [...edges.get(id)!].filter((n) => reach.get(n) === reach.get(id)! - 1).reduce((sum, n) => sum + count.get(n)!, 0),
+          );
+      for (const [to, paths] of count) if (to <= 120 && paths > best.count && reach.get(to)! >= 2) best = { from, to, count: paths };
+    }
+    expect(best.count).toBeGreaterThan(3);
+    const all = idsOf(
+      (await find({ from: { id: { accountId: best.from } }, to: { id: { accountId: best.to } }, maxPaths: 50 }).expect(200)).body,
+    );
+    expect(all).toHaveLength(Math.min(50, best.count));
+    expect(new Set(all.map((p) => p.join('>'))).size).toBe(all.length);
+    for (const maxPaths of [1, 2, 3]) {
+      const res = await find({ from: { id: { accountId: best.from } }, to: { id: { accountId: best.to } }, maxPaths }).expect(200);
+      expect(idsOf(res.body)).toEqual(all.slice(0, maxPaths));
+    }
+    const fallback = await find({ from: { id: { accountId: best.from } }, to: { id: { accountId: best.to } } }).expect(200);
+    expect(idsOf(fallback.body)).toEqual(all.slice(0, 10));
+  });
+
+  it('should reach accounts whose friend list is private through their friends, and pass through them', async () => {
+    const [{ account_id: hidden }] = await ctx.dataSource.query(
+      `SELECT a.account_id FROM accounts a WHERE a.friend_privacy = 'private' AND a.account_id <= 120
+          AND (SELECT count(*) FROM account_friends f WHERE f.friend_account_id = a.account_id) >= 2
+        ORDER BY a.account_id LIMIT 1`,
+    );
+    expect(await ctx.dataSource.query('SELECT 1 FROM account_friends WHERE account_id = $1', [hidden])).toHaveLength(0);
+    const [a, b] = [...edges.get(hidden)!].sort((x, y) => x - y);
+    const direct = await find({ from: { id: { accountId: a } }, to: { id: { accountId: hidden } } }).expect(200);
+    expect(idsOf(direct.body)).toEqual([[a, hidden]]);
+    const through = await find({ from: { id: { accountId: a } }, to: { id: { accountId: b } }, maxPaths: 50 }).expect(200);
+    expect(idsOf(through.body)).toEqual(referencePaths(a, b, 50));
+    if (!edges.get(a)!.has(b)) expect(idsOf(through.body)).toContainEqual([a, hidden, b]);
+    const around = await find({
+      from: { id: { accountId: a } },
+      to: { id: { accountId: b } },
+      exclude: [{ id: { steamId64: steamIdOf(hidden) } }],
+      maxPaths: 50,
+    }).expect(200);
+    expect(idsOf(around.body)).toEqual(referencePaths(a, b, 50, new Set([hidden])));
+    expect(idsOf(around.body).some((path) => path.includes(hidden))).toBe(false);
+  });
+
+  it('should follow friendships an update changes, and find nothing beyond six hops', async () => {
+    // Two tracked accounts at least three hops apart become friends, then stop being friends.
+    const from = [...edges.keys()].filter((id) => id <= 120)[0];
+    const [to, before] = [...distances(from)].find(([id, d]) => d >= 3 && id <= 120)!;
+    const own: number[] = (await ctx.dataSource.query('SELECT friend_account_id FROM account_friends WHERE account_id = $1', [from])).map(
+      (row: { friend_account_id: number }) => row.friend_account_id,
+    );
+    const ask = (a: number, b: number) => find({ from: { id: { accountId: a } }, to: { id: { accountId: b } } }).expect(200);
+    await storeFriends(from, [...own, to]);
+    expect(idsOf((await ask(from, to)).body)).toEqual([[from, to]]);
+    expect(idsOf((await ask(to, from)).body)).toEqual([[to, from]]);
+    await storeFriends(from, own);
+    expect((await ask(from, to)).body.paths[0].distance).toBe(before);
+
+    // A chain of new accounts 1001 … 1008 (seven hops end to end), hanging off `from`.
+    for (let id = 1001; id <= 1008; id++) await ctx.app.get(AccountAdminService).ensureAccount(id);
+    for (let id = 1001; id < 1008; id++) await storeFriends(id, [id + 1]);
+    expect(idsOf((await ask(1001, 1007)).body)).toEqual([[1001, 1002, 1003, 1004, 1005, 1006, 1007]]);
+    expect((await ask(1001, 1008)).body).toMatchObject({ found: false, paths: [] });
+    await storeFriends(1008, [from]);
+    const joined = (await ask(1005, from)).body;
+    expect(idsOf(joined)).toEqual([[1005, 1006, 1007, 1008, from]]);
   });
 
   it('should answer 404 for an untracked account and 422 for a bad selector', async () => {

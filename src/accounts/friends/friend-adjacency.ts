@@ -1,0 +1,260 @@
+/**
+ * The stored friend graph held in memory, undirected: accounts a and b are friends when either one's stored list
+ * names the other (a private list is never read, so its friendships are known from the other side only).
+ *
+ * Compressed sparse rows over typed arrays: for dense index i, the friends' account ids are
+ * `friends[offsets[i] .. offsets[i + 1])`, ascending. About 8 bytes per friendship and 12 per account (a million
+ * accounts with ~3.3 million friendships: ~45 MB, off the JS heap). Lists changed since the arrays were built live
+ * in `changed` until there are enough of them to fold in (`compacted`).
+ */
+import type { NeighbourReader } from './friend-search';
+
+/** Hands the event loop back to requests during a long build. */
+const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const STEP = 1 << 18;
+const NONE = new Int32Array(0);
+
+/** Account id (0 … 2³¹−1) → dense index: open addressing on typed arrays (a Map of millions costs ~5× the memory). */
+class IdIndex {
+  /** id + 1 per slot, 0 for an empty one. */
+  private keys: Uint32Array;
+  private values: Int32Array;
+  private mask: number;
+  size = 0;
+
+  constructor(expected: number) {
+    let capacity = 16;
+    while (capacity < expected * 2) capacity *= 2;
+    this.keys = new Uint32Array(capacity);
+    this.values = new Int32Array(capacity);
+    this.mask = capacity - 1;
+  }
+
+  get bytes(): number {
+    return this.keys.byteLength + this.values.byteLength;
+  }
+
+  /** The index of `id`, or -1. */
+  get(id: number): number {
+    const key = id + 1;
+    for (let slot = Math.imul(id, 0x9e3779b1) & this.mask; ; slot = (slot + 1) & this.mask) {
+      const found = this.keys[slot];
+      if (found === key) return this.values[slot];
+      if (found === 0) return -1;
+    }
+  }
+
+  /** The index of `id`, the next free one if it had none. */
+  add(id: number): number {
+    if ((this.size + 1) * 2 > this.keys.length) this.grow();
+    const key = id + 1;
+    for (let slot = Math.imul(id, 0x9e3779b1) & this.mask; ; slot = (slot + 1) & this.mask) {
+      const found = this.keys[slot];
+      if (found === key) return this.values[slot];
+      if (found === 0) {
+        this.keys[slot] = key;
+        this.values[slot] = this.size;
+        return this.size++;
+      }
+    }
+  }
+
+  private grow(): void {
+    const { keys, values } = this;
+    this.keys = new Uint32Array(keys.length * 2);
+    this.values = new Int32Array(keys.length * 2);
+    this.mask = this.keys.length - 1;
+    for (let slot = 0; slot < keys.length; slot++) {
+      if (!keys[slot]) continue;
+      let to = Math.imul(keys[slot] - 1, 0x9e3779b1) & this.mask;
+      while (this.keys[to]) to = (to + 1) & this.mask;
+      this.keys[to] = keys[slot];
+      this.values[to] = values[slot];
+    }
+  }
+}
+
+/** Stored friendship rows (account, friend), appended as they are read. */
+export class FriendRows {
+  accounts: Int32Array;
+  friends: Int32Array;
+  length = 0;
+
+  constructor(expected = 1024) {
+    this.accounts = new Int32Array(Math.max(16, expected));
+    this.friends = new Int32Array(Math.max(16, expected));
+  }
+
+  push(account: number, friend: number): void {
+    if (this.length === this.accounts.length) {
+      const grown = (from: Int32Array) => {
+        const to = new Int32Array(from.length * 2);
+        to.set(from);
+        return to;
+      };
+      this.accounts = grown(this.accounts);
+      this.friends = grown(this.friends);
+    }
+    this.accounts[this.length] = account;
+    this.friends[this.length++] = friend;
+  }
+}
+
+export class FriendAdjacency {
+  /** Friend lists replaced since the arrays were built (ascending, like the arrays' lists). */
+  private readonly changed = new Map<number, Int32Array>();
+
+  private constructor(
+    private readonly index: IdIndex,
+    private readonly ids: Int32Array,
+    private readonly offsets: Int32Array,
+    private readonly friends: Int32Array,
+  ) {}
+
+  /** Builds the graph from stored rows (either direction, duplicates and self-friendships allowed). */
+  static async fromRows(rows: FriendRows): Promise<FriendAdjacency> {
+    const { accounts, friends: named, length } = rows;
+    // About one account per six rows; the index grows if there are more.
+    const index = new IdIndex(Math.max(1024, length >> 3));
+    const from = new Int32Array(length);
+    const to = new Int32Array(length);
+    for (let k = 0; k < length; k++) {
+      from[k] = index.add(accounts[k]);
+      to[k] = index.add(named[k]);
+      if ((k & (STEP - 1)) === STEP - 1) await pause();
+    }
+    const n = index.size;
+    const ids = new Int32Array(n);
+    const offsets = new Int32Array(n + 1);
+    for (let k = 0; k < length; k++) {
+      ids[from[k]] = accounts[k];
+      ids[to[k]] = named[k];
+      if (from[k] === to[k]) continue;
+      offsets[from[k] + 1]++;
+      offsets[to[k] + 1]++;
+    }
+    for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
+    const fill = offsets.slice(0, n);
+    const list = new Int32Array(offsets[n]);
+    for (let k = 0; k < length; k++) {
+      if (from[k] === to[k]) continue;
+      list[fill[from[k]]++] = named[k];
+      list[fill[to[k]]++] = accounts[k];
+    }
+    // Each list sorted and without duplicates (most friendships are stored from both sides), compacted in place:
+    // the write cursor never passes the read one.
+    let write = 0;
+    for (let i = 0; i < n; i++) {
+      const start = offsets[i];
+      const end = offsets[i + 1];
+      list.subarray(start, end).sort();
+      offsets[i] = write;
+      for (let r = start; r < end; r++) if (r === start || list[r] !== list[r - 1]) list[write++] = list[r];
+      if ((i & (STEP - 1)) === STEP - 1) await pause();
+    }
+    offsets[n] = write;
+    return new FriendAdjacency(index, ids, offsets, list.slice(0, write));
+  }
+
+  /**
+   * What a search reads: each level straight from the arrays. Every read resolves at once, so a whole search runs
+   * in one turn of the event loop and sees one state of the graph, never a catch-up half applied.
+   */
+  readonly read: NeighbourReader = (ids, limit) => {
+    const neighbours = new Map<number, Int32Array>();
+    let edges = 0;
+    for (const id of ids) {
+      const friends = this.friendsOf(id);
+      neighbours.set(id, friends);
+      edges += friends.length;
+      if (edges > limit) break;
+    }
+    return Promise.resolve({ neighbours, edges });
+  };
+
+  /** The account's friends, ascending (empty for an account nobody's list names). */
+  friendsOf(id: number): Int32Array {
+    const changed = this.changed.get(id);
+    if (changed) return changed;
+    const i = this.index.get(id);
+    return i < 0 ? NONE : this.friends.subarray(this.offsets[i], this.offsets[i + 1]);
+  }
+
+  /**
+   * Sets the account's friends to what the stored rows now say (both directions), and the other side of every
+   * friendship gained or lost with it: only rows naming the account can change its friendships.
+   */
+  replace(id: number, friends: Iterable<number>): void {
+    const next = Int32Array.from(new Set(friends)).filter((friend) => friend !== id);
+    next.sort();
+    const previous = this.friendsOf(id);
+    const gained = next.filter((friend) => !has(previous, friend));
+    const lost = previous.filter((friend) => !has(next, friend));
+    if (!gained.length && !lost.length) return;
+    this.changed.set(id, next);
+    for (const friend of gained) {
+      const list = this.friendsOf(friend);
+      const at = lowerBound(list, id);
+      const grown = new Int32Array(list.length + 1);
+      grown.set(list.subarray(0, at));
+      grown[at] = id;
+      grown.set(list.subarray(at), at + 1);
+      this.changed.set(friend, grown);
+    }
+    for (const friend of lost)
+      this.changed.set(
+        friend,
+        this.friendsOf(friend).filter((other) => other !== id),
+      );
+  }
+
+  /** How many lists were replaced since the arrays were built. */
+  get changedLists(): number {
+    return this.changed.size;
+  }
+
+  /** Accounts (tracked or only named by a list), friendships (each once) and the bytes the arrays take. */
+  stats(): { accounts: number; friendships: number; bytes: number } {
+    let entries = this.friends.length;
+    for (const [id, list] of this.changed) entries += list.length - this.baseList(id).length;
+    const accounts = this.ids.length + [...this.changed.keys()].filter((id) => this.index.get(id) < 0).length;
+    const bytes = this.index.bytes + this.ids.byteLength + this.offsets.byteLength + this.friends.byteLength;
+    return { accounts, friendships: entries / 2, bytes };
+  }
+
+  /** The same graph with the replaced lists folded into fresh arrays. */
+  async compacted(): Promise<FriendAdjacency> {
+    const rows = new FriendRows(this.friends.length + 1024);
+    const emit = (id: number) => {
+      for (const friend of this.friendsOf(id)) if (id < friend) rows.push(id, friend);
+    };
+    for (let i = 0; i < this.ids.length; i++) {
+      emit(this.ids[i]);
+      if ((i & (STEP - 1)) === STEP - 1) await pause();
+    }
+    for (const id of this.changed.keys()) if (this.index.get(id) < 0) emit(id);
+    return FriendAdjacency.fromRows(rows);
+  }
+
+  private baseList(id: number): Int32Array {
+    const i = this.index.get(id);
+    return i < 0 ? NONE : this.friends.subarray(this.offsets[i], this.offsets[i + 1]);
+  }
+}
+
+/** The first position in an ascending list whose value is ≥ `value`. */
+function lowerBound(list: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function has(list: Int32Array, value: number): boolean {
+  const at = lowerBound(list, value);
+  return at < list.length && list[at] === value;
+}

@@ -1,0 +1,211 @@
+/**
+ * Bidirectional breadth-first search for the shortest friend paths between two accounts, over any source of
+ * adjacency. Pure logic: the reads go through `neighbours`, one call per level, so the cost of a search is the number
+ * of levels (at most `maxDepth`) and the friendships those levels hold, bounded by `maxEdges`.
+ */
+
+/** The friends of each of `ids` (either direction of a stored friendship), at most `limit` friendships in all. */
+export type NeighbourReader = (
+  ids: number[],
+  limit: number,
+) => Promise<{ neighbours: Map<number, ArrayLike<number> & Iterable<number>>; edges: number }>;
+
+export interface FriendSearchOptions {
+  /** Accounts no path may pass through (never the two ends). */
+  exclude: ReadonlySet<number>;
+  /** Longest path, in hops. */
+  maxDepth: number;
+  /** Friendships the search may read before it gives up. */
+  maxEdges: number;
+  /** Paths to list. */
+  maxPaths: number;
+}
+
+export interface FriendSearchResult {
+  /** The paths, `from` first, all of the shortest length; empty when none was found within the bounds. */
+  paths: number[][];
+  /** True when the search stopped at `maxEdges` before it could tell (then `paths` is empty). */
+  exhausted: boolean;
+  /** Friendships read and levels expanded (one read each): what the search cost. */
+  edges: number;
+  levels: number;
+}
+
+/**
+ * The accounts one side of the search has reached, with their distance from its root and their neighbours one step
+ * closer (parents): open addressing on typed arrays. A search at a million accounts reaches up to tens of thousands
+ * of accounts and probes this once or twice per friendship read; Maps of that size cost several times as much.
+ */
+class Reached {
+  /** Account id + 1 per slot (0: empty), its distance and its first parent; further parents (rarer) in `more`. */
+  private keys = new Uint32Array(256);
+  private depths = new Int32Array(256);
+  private firsts = new Int32Array(256);
+  private readonly more = new Map<number, number[]>();
+  private size = 0;
+
+  /** The account's distance from the root, or -1 when it was not reached. */
+  depth(id: number): number {
+    const mask = this.keys.length - 1;
+    for (let slot = Math.imul(id, 0x9e3779b1) & mask; ; slot = (slot + 1) & mask) {
+      const key = this.keys[slot];
+      if (key === id + 1) return this.depths[slot];
+      if (key === 0) return -1;
+    }
+  }
+
+  /** Records an account not reached before (`parent` -1 for the root). */
+  add(id: number, depth: number, parent: number): void {
+    if ((this.size + 1) * 2 > this.keys.length) this.grow();
+    const mask = this.keys.length - 1;
+    let slot = Math.imul(id, 0x9e3779b1) & mask;
+    while (this.keys[slot] !== 0) slot = (slot + 1) & mask;
+    this.keys[slot] = id + 1;
+    this.depths[slot] = depth;
+    this.firsts[slot] = parent;
+    this.size++;
+  }
+
+  /** Another parent of an account reached at the same level. */
+  addParent(id: number, parent: number): void {
+    const list = this.more.get(id);
+    if (list) list.push(parent);
+    else this.more.set(id, [parent]);
+  }
+
+  parents(id: number): number[] {
+    const mask = this.keys.length - 1;
+    for (let slot = Math.imul(id, 0x9e3779b1) & mask; ; slot = (slot + 1) & mask) {
+      const key = this.keys[slot];
+      if (key === 0) return [];
+      if (key === id + 1) return this.firsts[slot] < 0 ? [] : [this.firsts[slot], ...(this.more.get(id) ?? [])];
+    }
+  }
+
+  /** The accounts reached at `depth`. */
+  at(depth: number): number[] {
+    const ids: number[] = [];
+    for (let slot = 0; slot < this.keys.length; slot++)
+      if (this.keys[slot] !== 0 && this.depths[slot] === depth) ids.push(this.keys[slot] - 1);
+    return ids;
+  }
+
+  private grow(): void {
+    const { keys, depths, firsts } = this;
+    this.keys = new Uint32Array(keys.length * 2);
+    this.depths = new Int32Array(keys.length * 2);
+    this.firsts = new Int32Array(keys.length * 2);
+    const mask = this.keys.length - 1;
+    for (let from = 0; from < keys.length; from++) {
+      if (keys[from] === 0) continue;
+      let slot = Math.imul(keys[from] - 1, 0x9e3779b1) & mask;
+      while (this.keys[slot] !== 0) slot = (slot + 1) & mask;
+      this.keys[slot] = keys[from];
+      this.depths[slot] = depths[from];
+      this.firsts[slot] = firsts[from];
+    }
+  }
+}
+
+/** One end of the search: what it reached, its newest level (the frontier) and that level's distance. */
+interface Side {
+  reached: Reached;
+  frontier: number[];
+  depth: number;
+}
+
+function sideFrom(root: number): Side {
+  const reached = new Reached();
+  reached.add(root, 0, -1);
+  return { reached, frontier: [root], depth: 0 };
+}
+
+/**
+ * Expands one whole level at a time on the side whose frontier is smaller, until the sides touch. The balls of both
+ * sides were disjoint before the level that touched them, so every path is at least as long as the two depths
+ * together, and every account the new level shares with the other side lies on a shortest path at exactly both
+ * depths: the meeting layer, through which every shortest path passes.
+ *
+ * The paths are listed in the order of a search from `from` alone that walks back from `to`, always to the lowest
+ * account id first (as FriendGraphService.paths does): the same answer as a full one-sided search, for any `maxPaths`.
+ */
+export async function findFriendPaths(
+  from: number,
+  to: number,
+  options: FriendSearchOptions,
+  neighbours: NeighbourReader,
+): Promise<FriendSearchResult> {
+  const source = sideFrom(from);
+  const target = sideFrom(to);
+  let edges = 0;
+  let levels = 0;
+  if (from === to) return { paths: [[from]], exhausted: false, edges, levels };
+  while (source.depth + target.depth < options.maxDepth && source.frontier.length && target.frontier.length) {
+    const [side, other] = source.frontier.length <= target.frontier.length ? [source, target] : [target, source];
+    // One friendship over the budget tells that the level does not fit, without reading the rest of it.
+    const remaining = options.maxEdges - edges;
+    const read = await neighbours(side.frontier, remaining + 1);
+    levels++;
+    edges += read.edges;
+    if (read.edges > remaining) return { paths: [], exhausted: true, edges, levels };
+    const depth = side.depth + 1;
+    const next: number[] = [];
+    let met = false;
+    const excluding = options.exclude.size > 0;
+    for (const a of side.frontier) {
+      const friends = read.neighbours.get(a);
+      if (!friends) continue;
+      for (let k = 0; k < friends.length; k++) {
+        const b = friends[k];
+        if (excluding && options.exclude.has(b)) continue;
+        const known = side.reached.depth(b);
+        if (known < 0) {
+          side.reached.add(b, depth, a);
+          next.push(b);
+          if (other.reached.depth(b) >= 0) met = true;
+        } else if (known === depth) side.reached.addParent(b, a);
+      }
+    }
+    side.frontier = next;
+    side.depth = depth;
+    if (met) return { paths: listPaths(source, target, to, options.maxPaths), exhausted: false, edges, levels };
+  }
+  return { paths: [], exhausted: false, edges, levels };
+}
+
+/**
+ * Up to `limit` shortest paths through the meeting layer (accounts at both sides' full depth), walking back from
+ * `to`: on the target's side, an account's predecessors are the accounts one level farther from `to` that lie on a
+ * shortest path and have it as a parent; from the meeting layer on, the source side's parents.
+ */
+function listPaths(source: Side, target: Side, to: number, limit: number): number[][] {
+  const towardSource = new Map<number, number[]>();
+  let layer = target.reached.at(target.depth).filter((id) => source.reached.depth(id) === source.depth);
+  for (let depth = target.depth; depth > 0; depth--) {
+    const below = new Set<number>();
+    for (const id of layer)
+      for (const parent of target.reached.parents(id)) {
+        const list = towardSource.get(parent);
+        if (list) list.push(id);
+        else towardSource.set(parent, [id]);
+        below.add(parent);
+      }
+    layer = [...below];
+  }
+  const predecessors = (id: number): number[] => {
+    const list = towardSource.get(id) ?? source.reached.parents(id);
+    return [...list].sort((x, y) => x - y);
+  };
+  const paths: number[][] = [];
+  const walk = (id: number, suffix: number[]): void => {
+    if (paths.length >= limit) return;
+    const previous = predecessors(id);
+    if (!previous.length) {
+      paths.push([id, ...suffix]);
+      return;
+    }
+    for (const p of previous) walk(p, [id, ...suffix]);
+  };
+  walk(to, []);
+  return paths;
+}
