@@ -8,7 +8,7 @@ import { ApiKeyService } from './auth/api-key.service';
 import { AuthModule } from './auth/auth.module';
 import { DEVELOPER_APP_ENVIRONMENTS, DeveloperAppEnvironment } from './auth/entities/api-key.entity';
 import { SessionService } from './auth/session.service';
-import { JsonLogger } from './common/logging/json-logger';
+import { configureLogging, nestLogger } from './common/logging/pino';
 import { AppConfig } from './config/app-config';
 import { processConfig } from './config/config.module';
 import { QueueModule } from './common/queue/queue.module';
@@ -139,13 +139,14 @@ function out(line: string): void {
 }
 
 async function run(argv: string[]): Promise<void> {
+  // Warnings and errors only, on stderr: stdout is the command's output (a new secret is its last line).
+  configureLogging({ process: 'cli', level: 'warn', stream: process.stderr });
   const { positional, flags } = parse(argv);
   const [area, action, target] = positional;
   if (!area || !action) throw new UsageError('missing command');
   const config = processConfig();
-  JsonLogger.setLevel('warn');
   await prepareDatabase(config);
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: nestLogger() });
   try {
     const accounts = app.get(AccountAdminService);
     const keys = app.get(ApiKeyService);

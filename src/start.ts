@@ -1,6 +1,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { JsonLogger } from './common/logging/json-logger';
+import { configureLogging } from './common/logging/pino';
 
 /**
  * `npm start`: runs the API and the worker as two processes, the way they are deployed, under one command.
@@ -9,6 +10,7 @@ import { JsonLogger } from './common/logging/json-logger';
  * `KILL_AFTER_MS` after the stop began is killed, so the command always ends, and ends with its children.
  */
 const KILL_AFTER_MS = 15_000;
+configureLogging({ process: 'start' });
 const logger = new JsonLogger('start');
 const children = new Map<string, ChildProcess>();
 let stopping = false;

@@ -67,6 +67,7 @@ describe('the API process', () => {
         PORT: String(port),
         SIMULATOR_PORT: String(simulatorPort),
         DATABASE_URL: ctx.config.databaseUrl,
+        REDIS_URL: ctx.config.redisUrl,
         REDIS_PREFIX: ctx.config.redisPrefix,
         LOG_LEVEL: 'warn',
       },

@@ -2,9 +2,9 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { dropDatabase, ensureDatabase } from '../../src/database/ensure-database';
+import { databaseUrl } from './stores';
 
-/** Where the test databases live; CI and developers share the machine's PostgreSQL (TEST_PG_SERVER overrides). */
-export const PG_SERVER = process.env.TEST_PG_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
+export { databaseUrl, PG_SERVER } from './stores';
 
 /**
  * The migrated template of this run. Global setup names it after its own process and hands the name to the test
@@ -12,10 +12,6 @@ export const PG_SERVER = process.env.TEST_PG_SERVER ?? 'postgres://postgres@127.
  */
 export function templateDb(): string {
   return process.env.BADGE_STATS_TEST_TEMPLATE ?? 'badge_stats_test_template';
-}
-
-export function databaseUrl(name: string): string {
-  return `${PG_SERVER}/${name}`;
 }
 
 /** A fresh, migrated database built once per run; each test file clones it (cheap) so files never share state. */
