@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config';
 import { dataSourceOptions } from '../../src/database/data-source-options';
@@ -16,7 +17,8 @@ export function templateDb(): string {
 
 /** A fresh, migrated database built once per run; each test file clones it (cheap) so files never share state. */
 export async function buildTemplate(): Promise<void> {
-  process.env.BADGE_STATS_TEST_TEMPLATE = `badge_stats_test_template_${process.pid}`;
+  // The pid alone may repeat across machines (containers) sharing one server.
+  process.env.BADGE_STATS_TEST_TEMPLATE = `badge_stats_test_template_${process.pid}_${randomBytes(3).toString('hex')}`;
   const url = databaseUrl(templateDb());
   await dropDatabase(url);
   await ensureDatabase(url);
