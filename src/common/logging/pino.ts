@@ -20,27 +20,28 @@ export function redactSecrets(text: string): string {
 
 type Write = (line: string) => void;
 
-/** JSON lines on stdout, or pino-pretty's lines when stdout is a terminal (and pino-pretty, a dev dependency, is installed). */
-function defaultWrite(): Write {
-  const toStdout: Write = (line) => void process.stdout.write(line);
-  if (!process.stdout.isTTY) return toStdout;
+/** JSON lines on `stream`, or pino-pretty's lines when it is a terminal (and pino-pretty, a dev dependency, is installed). */
+function writerTo(stream: NodeJS.WriteStream = process.stdout): Write {
+  const raw: Write = (line) => void stream.write(line);
+  if (!stream.isTTY) return raw;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional at run time: absent in a production image
     const { prettyFactory } = require('pino-pretty') as typeof import('pino-pretty');
     const pretty = prettyFactory({
       colorize: true,
       singleLine: true,
+      errorLikeObjectKeys: ['err'],
       translateTime: 'SYS:HH:MM:ss.l',
       ignore: 'pid,hostname,process,context',
       messageFormat: (log, messageKey) => [log.process, log.context, log[messageKey]].filter(Boolean).join(' '),
     });
-    return (line) => void process.stdout.write(pretty(line));
+    return (line) => void stream.write(pretty(line));
   } catch {
-    return toStdout;
+    return raw;
   }
 }
 
-let write: Write = defaultWrite();
+let write: Write = writerTo();
 
 /**
  * The one pino instance of the process: every line is a JSON object with a label level (`"level":"info"`), an
@@ -65,27 +66,23 @@ let processNamed = false;
  * Names this process in every line (`process`), sets the level, and optionally where lines go (the CLI keeps
  * stdout for its output). Called once by each entrypoint before it logs.
  */
-export function configureLogging(options: { process?: string; level?: LogLevel; stream?: NodeJS.WritableStream }): void {
+export function configureLogging(options: { process?: string; level?: LogLevel; stream?: NodeJS.WriteStream }): void {
   if (options.process && !processNamed) {
     processNamed = true;
     rootLogger.setBindings({ process: options.process });
   }
   if (options.level) rootLogger.level = options.level;
-  if (options.stream) {
-    const stream = options.stream;
-    write = (line) => void stream.write(line);
-  }
+  if (options.stream) write = writerTo(options.stream);
 }
 
 /** Sends every line to `sink` instead (tests: nothing reaches jest's output unless a test reads it); null restores stdout. */
 export function setLogSink(sink: Write | null): void {
-  write = sink ?? defaultWrite();
+  write = sink ?? writerTo();
 }
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
 
 type LoggedRequest = IncomingMessage & {
-  path?: string;
   originalUrl?: string;
   user?: { kind: string; keyId?: string; sessionId?: string };
 };
