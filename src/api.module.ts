@@ -1,5 +1,6 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
 import { AccountsModule } from './accounts/accounts.module';
 import { ActivityModule } from './activity/activity.module';
 import { AppsModule } from './apps/apps.module';
@@ -13,10 +14,9 @@ import { SimulatorHostService } from './platform/simulator-host.service';
 import { AuthModule } from './auth/auth.module';
 import { StreamTicketsModule } from './auth/stream-tickets/stream-tickets.module';
 import { CredentialGuard } from './auth/guards/credential.guard';
-import { HealthController } from './common/health/health.controller';
+import { HealthController, RedisHealthIndicator } from './common/health/health.controller';
 import { JsonBodyMiddleware } from './common/http/json-body.middleware';
 import { JsonBodyPool } from './common/http/json-body-pool';
-import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { RequestSchemas, WireValidationPipe } from './common/http/validation';
 import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
 import { SchemasController } from './common/openapi/schemas.controller';
@@ -50,6 +50,8 @@ export class ApiModule implements NestModule {
         StatsModule,
         RefreshModule,
         PricingModule,
+        // Health probes; failures are not logged by terminus: each store outage is logged once where it is seen.
+        TerminusModule.forRoot({ logger: false }),
       ],
       controllers: [HealthController, SchemasController],
       providers: [
@@ -57,6 +59,7 @@ export class ApiModule implements NestModule {
         RequestSchemas,
         JsonBodyPool,
         SimulatorHostService,
+        RedisHealthIndicator,
         { provide: APP_GUARD, useClass: CredentialGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
         { provide: APP_PIPE, useClass: WireValidationPipe },
@@ -66,6 +69,7 @@ export class ApiModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestIdMiddleware, JsonBodyMiddleware).forRoutes('*');
+    // nestjs-pino's request logging and request id (LoggerModule, global) run before it.
+    consumer.apply(JsonBodyMiddleware).forRoutes('*');
   }
 }

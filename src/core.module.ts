@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { LOGGER_PARAMS } from './common/logging/pino';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { RedisModule } from './common/redis/redis.module';
@@ -7,15 +9,23 @@ import { StreamLifecycleModule } from './common/wire/stream-lifecycle.service';
 import { DatabaseModule } from './database/database.module';
 
 /**
- * What both processes (API and worker) and the CLI stand on: validated config, PostgreSQL, Redis, stream shutdown,
- * and discovery (which finds the keepers of derived state, see src/derived).
+ * What both processes (API and worker) and the CLI stand on: validated config, logging (nestjs-pino; in the API its
+ * middleware logs each request), PostgreSQL, Redis, stream shutdown, and discovery (which finds the keepers of
+ * derived state, see src/derived).
  */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CoreModule,
-      imports: [ConfigModule.forRoot(config), DiscoveryModule, DatabaseModule, RedisModule, StreamLifecycleModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(LOGGER_PARAMS),
+        DiscoveryModule,
+        DatabaseModule,
+        RedisModule,
+        StreamLifecycleModule,
+      ],
       exports: [ConfigModule],
     };
   }

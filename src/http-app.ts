@@ -4,6 +4,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { ApiModule } from './api.module';
 import { RequestSchemas } from './common/http/validation';
 import { JsonLogger } from './common/logging/json-logger';
+import { nestLogger } from './common/logging/pino';
 import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
 import { createOpenApiDocument } from './common/openapi/openapi';
 import { AppConfig } from './config/app-config';
@@ -17,7 +18,7 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
   JsonLogger.setLevel(config.logLevel);
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
     bodyParser: false,
-    logger: new JsonLogger(),
+    logger: nestLogger(),
     abortOnError: false,
   });
   app.disable('x-powered-by');

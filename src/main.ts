@@ -2,20 +2,22 @@ import 'reflect-metadata';
 import { exitOnBootFailure, routeConsoleToJson, stopOnSignals } from './boot';
 import { checkRedis } from './common/lifecycle/store-unreachable';
 import { JsonLogger } from './common/logging/json-logger';
+import { configureLogging } from './common/logging/pino';
 import { processConfig } from './config/config.module';
 import { prepareDatabase } from './database/prepare-database';
-import { createHttpApp } from './http-app';
 
 /** The HTTP API process: migrates, then serves the API, Swagger UI and (without a platform key) the simulator. */
 async function main(): Promise<void> {
+  configureLogging({ process: 'api' });
   routeConsoleToJson();
   const config = processConfig();
   JsonLogger.setLevel(config.logLevel);
   const logger = new JsonLogger('main');
   // Both stores are checked before Nest boots, so a missing one stops boot with one line naming it.
-  const migrations = await prepareDatabase(config);
-  if (migrations.length) logger.log({ msg: 'migrations applied', migrations });
+  await prepareDatabase(config);
   await checkRedis(config.redisUrl);
+  // Loaded once both stores answered: a boot that fails on them or on a variable says so in a second or two.
+  const { createHttpApp } = await import('./http-app');
   const app = await createHttpApp(config);
   stopOnSignals(() => app.close(), config.shutdownTimeoutMs);
   await app.listen(config.port, '0.0.0.0');

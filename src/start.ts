@@ -4,6 +4,7 @@ import { exitOnBootFailure } from './boot';
 import { GET_THE_STORES, unreachableStores } from './common/lifecycle/preflight';
 import { JsonLogger } from './common/logging/json-logger';
 import { processConfig } from './config/config.module';
+import { configureLogging } from './common/logging/pino';
 
 /**
  * `npm start`: runs the API and the worker as two processes, the way they are deployed, under one command.
@@ -12,6 +13,7 @@ import { processConfig } from './config/config.module';
  * `KILL_AFTER_MS` after the stop began is killed, so the command always ends, and ends with its children.
  */
 const KILL_AFTER_MS = 15_000;
+configureLogging({ process: 'start' });
 const logger = new JsonLogger('start');
 const children = new Map<string, ChildProcess>();
 let stopping = false;

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthModule } from '../auth/auth.module';
 import { BadgeHoldersModule } from '../badges/holders/badge-holders.module';
-import { JsonLogger } from '../common/logging/json-logger';
+import { configureLogging, nestLogger } from '../common/logging/pino';
 import { QueueModule } from '../common/queue/queue.module';
 import { AppConfig } from '../config/app-config';
 import { processConfig } from '../config/config.module';
@@ -49,9 +49,10 @@ export class CliModule {
  */
 export async function withCliApp(work: (app: INestApplicationContext, config: AppConfig) => Promise<void>): Promise<void> {
   const config = processConfig();
-  JsonLogger.setLevel('warn');
+  // Warnings and errors only, on stderr: stdout is the command's output (a new secret is its last line).
+  configureLogging({ process: 'cli', level: 'warn', stream: process.stderr });
   await prepareDatabase(config);
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: nestLogger() });
   try {
     await work(app, config);
   } finally {

@@ -2,9 +2,10 @@ import { Client } from 'pg';
 
 /**
  * Creates the database named in `databaseUrl` when it does not exist yet, so a newcomer's first `npm start`
- * works on a bare PostgreSQL. Connects to the server's `postgres` maintenance database to do it.
+ * works on a bare PostgreSQL. Connects to the server's `postgres` maintenance database to do it. True when this
+ * call created it.
  */
-export async function ensureDatabase(databaseUrl: string, template?: string): Promise<void> {
+export async function ensureDatabase(databaseUrl: string, template?: string): Promise<boolean> {
   const target = new URL(databaseUrl);
   const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
   if (!/^[a-zA-Z0-9_]+$/.test(name)) throw new Error(`database name "${name}" must match ^[a-zA-Z0-9_]+$`);
@@ -15,12 +16,14 @@ export async function ensureDatabase(databaseUrl: string, template?: string): Pr
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount) return;
+    if (found.rowCount) return false;
     try {
       await client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
+      return true;
     } catch (error) {
       // Another process may have created it between our check and our CREATE.
       if ((error as { code?: string }).code !== '42P04') throw error;
+      return false;
     }
   } finally {
     await client.end();

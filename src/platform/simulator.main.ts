@@ -1,10 +1,12 @@
 import { exitOnBootFailure } from '../boot';
 import { JsonLogger } from '../common/logging/json-logger';
+import { configureLogging } from '../common/logging/pino';
 import { processConfig } from '../config/config.module';
 import { PlatformSimulator } from './simulator';
 
 /** `npm run simulator`: the platform simulator on its own, on SIMULATOR_HOST:SIMULATOR_PORT. */
 exitOnBootFailure(async () => {
+  configureLogging({ process: 'simulator' });
   const { simulator: options, platform } = processConfig();
   const logger = new JsonLogger('simulator');
   const simulator = new PlatformSimulator({

@@ -68,7 +68,7 @@ export class AccountUpdateQueueService {
     );
     try {
       await this.enqueue(accountId, runId);
-    } catch (error) {
+    } catch {
       await this.release(accountId, runId);
       throw serviceUnavailable('The update queue is unavailable; try again shortly.');
     }

@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { redisConnectionOptions } from '../../src/common/redis/redis-connection';
 import { ACCOUNT_UPDATE_QUEUE, accountUpdateJobId } from '../../src/refresh/update-queue.constants';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 
@@ -20,7 +21,7 @@ describe('platform call budget', () => {
       .send({ id: { accountId: 5 } })
       .expect(204);
     const queue = new Queue(ACCOUNT_UPDATE_QUEUE, {
-      connection: { host: '127.0.0.1', port: 6379 },
+      connection: redisConnectionOptions(ctx.config.redisUrl),
       prefix: `${ctx.config.redisPrefix}:bull`,
     });
     try {

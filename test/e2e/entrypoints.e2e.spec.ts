@@ -68,12 +68,14 @@ describe('the API process', () => {
         PORT: String(port),
         SIMULATOR_PORT: String(simulatorPort),
         DATABASE_URL: ctx.config.databaseUrl,
+        REDIS_URL: ctx.config.redisUrl,
         REDIS_PREFIX: ctx.config.redisPrefix,
         LOG_LEVEL: 'warn',
       },
       stdio: 'ignore',
     });
-    const deadline = Date.now() + 45_000;
+    // Generous: the API boots from TypeScript sources, and the machine may be running a second test run.
+    const deadline = Date.now() + 90_000;
     let healthy = false;
     while (!healthy && Date.now() < deadline) {
       healthy = await fetch(`http://127.0.0.1:${port}/health`).then(
@@ -92,7 +94,7 @@ describe('the API process', () => {
     api.kill('SIGTERM');
     const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 10_000))]);
     expect(code).toBe(0);
-  }, 70_000);
+  }, 120_000);
 
   it('should stop boot with one JSON line naming DATABASE_URL, masked, when PostgreSQL is unreachable', async () => {
     const pgPort = await closedPort();

@@ -21,7 +21,11 @@ describe('account.findFriendPath', () => {
     const queue = [from];
     while (queue.length) {
       const node = queue.shift()!;
-      for (const next of edges.get(node) ?? []) if (!seen.has(next)) (seen.set(next, seen.get(node)! + 1), queue.push(next));
+      for (const next of edges.get(node) ?? []) {
+        if (seen.has(next)) continue;
+        seen.set(next, seen.get(node)! + 1);
+        queue.push(next);
+      }
     }
     return seen;
   };
@@ -36,8 +40,11 @@ describe('account.findFriendPath', () => {
         for (const b of edges.get(a) ?? []) {
           if (exclude.has(b)) continue;
           const known = reach.distance.get(b);
-          if (known === undefined) (reach.distance.set(b, depth), reach.parents.set(b, [a]), next.push(b));
-          else if (known === depth) reach.parents.get(b)!.push(a);
+          if (known === undefined) {
+            reach.distance.set(b, depth);
+            reach.parents.set(b, [a]);
+            next.push(b);
+          } else if (known === depth) reach.parents.get(b)!.push(a);
         }
       frontier = next.filter((id) => id !== to);
     }
@@ -92,7 +99,7 @@ describe('account.findFriendPath', () => {
     for (const { distance: hops, path } of res.body.paths) {
       expect(hops).toBe(distance);
       expect(path).toHaveLength(distance + 1);
-      const ids = path.map((account: { steamId: string } | null, i: number) => (account ? idOf(account.steamId) : null));
+      const ids = path.map((account: { steamId: string } | null) => (account ? idOf(account.steamId) : null));
       expect(ids[0]).toBe(from);
       expect(ids[ids.length - 1]).toBe(to);
       for (let i = 1; i < ids.length; i++)

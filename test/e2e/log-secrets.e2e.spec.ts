@@ -1,18 +1,12 @@
+import { captureLogs } from '../support/logs';
 import { startTestApp, TestContext } from '../support/test-app';
 
 describe('logs', () => {
   let ctx: TestContext;
-  const lines: string[] = [];
-  let restore: () => void;
+  const { lines, restore } = captureLogs();
 
   beforeAll(async () => {
     ctx = await startTestApp('logs', { LOG_LEVEL: 'debug' });
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      lines.push(String(chunk));
-      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof process.stdout.write;
-    restore = () => (process.stdout.write = write);
   });
   afterAll(async () => {
     restore();
@@ -41,7 +35,7 @@ describe('logs', () => {
     lines.length = 0;
     await expect(ctx.dataSource.query('SELECT $1::int AS n', [input])).rejects.toThrow();
     await expect(ctx.dataSource.query(`SELECT '${input}'::int AS n`)).rejects.toThrow();
-    const entries = lines.flatMap((chunk) => chunk.split('\n').filter(Boolean)).map((line) => JSON.parse(line));
+    const entries = lines.map((line) => JSON.parse(line));
     const failures = entries.filter((entry) => entry.msg === 'query failed');
     expect(failures).toHaveLength(2);
     expect(failures[0]).toMatchObject({ level: 'warn', context: 'typeorm', code: '22P02', query: 'SELECT $1::int AS n' });

@@ -51,7 +51,11 @@ function descendants(pid: number): number[] {
   const parents = parentPids();
   const found: number[] = [];
   const walk = (parent: number) => {
-    for (const [child, ppid] of parents) if (ppid === parent) (found.push(child), walk(child));
+    for (const [child, ppid] of parents) {
+      if (ppid !== parent) continue;
+      found.push(child);
+      walk(child);
+    }
   };
   walk(pid);
   return found;

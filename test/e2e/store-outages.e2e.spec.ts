@@ -10,6 +10,8 @@ import { AccountAdminService } from '../../src/accounts/account-admin.service';
 import { dropDatabase } from '../../src/database/ensure-database';
 import { createHttpApp } from '../../src/http-app';
 import { cloneTemplate } from '../support/databases';
+import { captureLogs } from '../support/logs';
+import { databaseUrl, pgAddress, viaAddress } from '../support/stores';
 import { clearRedisPrefix, testConfig, uniqueName } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,7 +62,7 @@ class PostgresProxy {
 
   async open(): Promise<void> {
     const server = createServer((client) => {
-      const upstream = createConnection(5432, '127.0.0.1');
+      const upstream = createConnection(pgAddress().port, pgAddress().host);
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
         socket.on('close', () => this.sockets.delete(socket));
@@ -81,13 +83,13 @@ class PostgresProxy {
   }
 }
 
-/** Every stdout line written while `run` runs, for checking they are all JSON. */
+/** Every line written to stdout by anything but the logger (a library printing by itself), for checking it is JSON. */
 function captureStdout(): { lines: string[]; restore: () => void } {
   const lines: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+  const write = process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
     lines.push(...String(chunk).split('\n').filter(Boolean));
-    return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    return true;
   }) as typeof process.stdout.write;
   return { lines, restore: () => (process.stdout.write = write) };
 }
@@ -106,7 +108,8 @@ describe('losing a backing store while running', () => {
   let key: string;
   const redis = new PrivateRedis(16400 + Math.floor(Math.random() * 1000));
   const postgres = new PostgresProxy();
-  const output = captureStdout();
+  const logs = captureLogs();
+  const stdout = captureStdout();
   const consoleError = jest.spyOn(console, 'error');
 
   beforeAll(async () => {
@@ -115,7 +118,7 @@ describe('losing a backing store while running', () => {
     name = uniqueName('outage');
     await cloneTemplate(name);
     const config = testConfig(name, {
-      DATABASE_URL: `postgres://postgres@127.0.0.1:${postgres.port}/${name}`,
+      DATABASE_URL: viaAddress(databaseUrl(name), '127.0.0.1', postgres.port),
       REDIS_URL: `redis://127.0.0.1:${redis.port}`,
       LOG_LEVEL: 'info',
     });
@@ -125,12 +128,13 @@ describe('losing a backing store while running', () => {
     key = (await app.get(ApiKeyService).create({ accountId: 4001, name: 'outage' })).secret;
   });
   afterAll(async () => {
-    output.restore();
+    logs.restore();
+    stdout.restore();
     await app?.close();
     await postgres.close();
     await redis.stop();
     await clearRedisPrefix(`test:${name}`);
-    await dropDatabase(`postgres://postgres@127.0.0.1:5432/${name}`);
+    await dropDatabase(databaseUrl(name));
   });
 
   const http = () => request(app.getHttpServer());
@@ -186,7 +190,7 @@ describe('losing a backing store while running', () => {
   }, 40_000);
 
   it('should have logged only JSON lines, naming each outage once rather than per retry', () => {
-    const parsed = output.lines.map((line) => {
+    const parsed = [...logs.lines, ...stdout.lines].map((line) => {
       try {
         return JSON.parse(line) as { msg?: string };
       } catch {

@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { dropDatabase, ensureDatabase } from '../../src/database/ensure-database';
+import { databaseUrl } from './stores';
 
-/** Where the test databases live; CI and developers share the machine's PostgreSQL (TEST_PG_SERVER overrides). */
-export const PG_SERVER = process.env.TEST_PG_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
+export { databaseUrl, PG_SERVER } from './stores';
 
 /**
  * The migrated template of this run. Global setup names it after its own process and hands the name to the test
@@ -14,13 +15,10 @@ export function templateDb(): string {
   return process.env.BADGE_STATS_TEST_TEMPLATE ?? 'badge_stats_test_template';
 }
 
-export function databaseUrl(name: string): string {
-  return `${PG_SERVER}/${name}`;
-}
-
 /** A fresh, migrated database built once per run; each test file clones it (cheap) so files never share state. */
 export async function buildTemplate(): Promise<void> {
-  process.env.BADGE_STATS_TEST_TEMPLATE = `badge_stats_test_template_${process.pid}`;
+  // The pid alone may repeat across machines (containers) sharing one server.
+  process.env.BADGE_STATS_TEST_TEMPLATE = `badge_stats_test_template_${process.pid}_${randomBytes(3).toString('hex')}`;
   const url = databaseUrl(templateDb());
   await dropDatabase(url);
   await ensureDatabase(url);

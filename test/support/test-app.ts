@@ -10,8 +10,9 @@ import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { dropDatabase } from '../../src/database/ensure-database';
 import { createHttpApp } from '../../src/http-app';
 import { cloneTemplate } from './databases';
+import { databaseUrl, REDIS_URL } from './stores';
 
-export const REDIS_URL = 'redis://127.0.0.1:6379';
+export { REDIS_URL } from './stores';
 
 export interface TestContext {
   app: INestApplication;
@@ -28,7 +29,7 @@ export interface TestContext {
 /** Test-only environment for the service: a private database and Redis prefix per test file. */
 export function testConfig(name: string, extra: Record<string, string> = {}): AppConfig {
   return loadConfig({
-    DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${name}`,
+    DATABASE_URL: databaseUrl(name),
     REDIS_URL,
     REDIS_PREFIX: `test:${name}`,
     PUBLIC_BASE_URL: 'http://api.test',

@@ -106,7 +106,7 @@ describe('the refresh progress display', () => {
 
   it('should draw a bar that fits the terminal', () => {
     const line = renderBar('accounts 1..200', tally(90, 2, 4), 37_000, 100);
-    expect(line).toMatch(/^accounts 1\.\.200 \[█+░+\]  46%  92\/200 done ·   4 running ·   2 failed · 0:37$/);
+    expect(line).toMatch(/^accounts 1\.\.200 \[█+░+\] {2}46% {2}92\/200 done · {3}4 running · {3}2 failed · 0:37$/);
     expect(line.length).toBeLessThanOrEqual(100);
     expect(renderBar('accounts 1..200', tally(90), 0, 50)).not.toContain('[');
   });

@@ -20,7 +20,10 @@ function rowsOf(edges: [number, number][], next: () => number): FriendRows {
     const side = next();
     if (side < 0.4) rows.push(a, b);
     else if (side < 0.8) rows.push(b, a);
-    else (rows.push(a, b), rows.push(b, a));
+    else {
+      rows.push(a, b);
+      rows.push(b, a);
+    }
   }
   return rows;
 }
@@ -47,8 +50,11 @@ function reference(graph: FriendAdjacency, from: number, to: number, exclude: Se
       for (const b of graph.friendsOf(a)) {
         if (exclude.has(b)) continue;
         const known = reach.distance.get(b);
-        if (known === undefined) (reach.distance.set(b, depth), reach.parents.set(b, [a]), next.push(b));
-        else if (known === depth) reach.parents.get(b)!.push(a);
+        if (known === undefined) {
+          reach.distance.set(b, depth);
+          reach.parents.set(b, [a]);
+          next.push(b);
+        } else if (known === depth) reach.parents.get(b)!.push(a);
       }
     frontier = next.filter((id) => id !== to);
   }

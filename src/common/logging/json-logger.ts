@@ -1,31 +1,16 @@
 import { LoggerService } from '@nestjs/common';
-import { currentRequestId } from './request-context';
+import { configureLogging, currentLogger, LogLevel } from './pino';
 
-type Level = 'debug' | 'info' | 'warn' | 'error';
-const LEVELS: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-
-let threshold = LEVELS.info;
-
-/** Secrets never reach a log line: bearer tokens, API keys and refresh tokens are masked wherever they appear. */
-const SECRET_PATTERNS: [RegExp, string][] = [
-  [/(Bearer\s+)[^\s"',]+/gi, '$1***'],
-  [/\b(sk_[0-9a-f]{12}_)[A-Za-z0-9_-]+/g, '$1***'],
-  [/\b(auth|rt)_[A-Za-z0-9_-]{16,}/g, '$1_***'],
-  [/([?&]key=)[^&\s"]*/gi, '$1***'],
-  [/([?&]access_token=)[^&\s"]*/gi, '$1***'],
-];
-
-export function redactSecrets(text: string): string {
-  return SECRET_PATTERNS.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
-}
+export { redactSecrets } from './pino';
 
 /**
- * One JSON object per line on stdout: machine-readable, with the request id of the current request.
- * Used by Nest itself (app.useLogger) and directly by services.
+ * A named logger over the process's pino instance (see pino.ts): `logger.warn({ msg, ...fields })` writes one
+ * JSON line with `context`, the request id of the request being served, and the fields. Services create their
+ * own (`new JsonLogger('RankEngine')`); Nest writes through nestjs-pino's Logger over the same instance.
  */
 export class JsonLogger implements LoggerService {
-  static setLevel(level: Level): void {
-    threshold = LEVELS[level];
+  static setLevel(level: LogLevel): void {
+    configureLogging({ level });
   }
 
   constructor(private readonly context?: string) {}
@@ -55,22 +40,15 @@ export class JsonLogger implements LoggerService {
     this.write('debug', message, context);
   }
 
-  private write(level: Level, message: unknown, context?: string, stack?: string): void {
-    if (LEVELS[level] < threshold) return;
+  private write(level: LogLevel, message: unknown, context?: string, stack?: string): void {
+    const logger = currentLogger();
+    if (!logger.isLevelEnabled(level)) return;
     const fields =
       message instanceof Error
         ? { msg: message.message, error: message.name, stack: message.stack }
         : typeof message === 'object' && message !== null
           ? message
           : { msg: String(message) };
-    const line = {
-      time: new Date().toISOString(),
-      level,
-      context: typeof context === 'string' ? context : this.context,
-      requestId: currentRequestId(),
-      ...fields,
-      ...(stack ? { stack } : {}),
-    };
-    process.stdout.write(`${redactSecrets(JSON.stringify(line))}\n`);
+    logger[level]({ context: typeof context === 'string' ? context : this.context, ...fields, ...(stack ? { stack } : {}) });
   }
 }

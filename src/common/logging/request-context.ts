@@ -1,12 +1,2 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
-export interface RequestContext {
-  requestId: string;
-}
-
-/** Carries the request id through async calls so every log line of a request names it. */
-export const requestContext = new AsyncLocalStorage<RequestContext>();
-
-export function currentRequestId(): string | undefined {
-  return requestContext.getStore()?.requestId;
-}
+/** The request id travels with nestjs-pino's request-scoped logger (see pino.ts); this is where callers read it. */
+export { currentRequestId } from './pino';

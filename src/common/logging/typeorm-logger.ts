@@ -4,7 +4,7 @@ import { compactSql, maskValues, safeErrorFields } from './safe-error';
 
 /**
  * TypeORM's own loggers print `query failed: <SQL> -- PARAMETERS: [...]` as plain text, parameters being
- * client input. This one writes JSON lines through JsonLogger, with the statement (placeholders only) and
+ * client input. This one writes JSON lines through JsonLogger (pino), with the statement (placeholders only) and
  * never its parameters. Successful queries are not logged at all.
  */
 export class TypeOrmJsonLogger implements TypeOrmLogger {
@@ -28,7 +28,8 @@ export class TypeOrmJsonLogger implements TypeOrmLogger {
   }
 
   logMigration(message: string): void {
-    this.logger.log({ msg: 'migration', detail: message });
+    // TypeORM's step-by-step account; prepareDatabase logs one line with what was applied.
+    this.logger.debug({ msg: 'migration', detail: message });
   }
 
   log(level: 'log' | 'info' | 'warn', message: unknown): void {

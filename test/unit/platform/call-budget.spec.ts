@@ -1,9 +1,10 @@
 import Redis from 'ioredis';
 import { CallBudget } from 'src/platform/client/call-budget';
 import { PlatformBudgetExceededError } from 'src/platform/client/platform-client';
+import { REDIS_URL } from '../../support/stores';
 
 describe('CallBudget', () => {
-  const redis = new Redis({ host: '127.0.0.1', port: 6379 });
+  const redis = new Redis(REDIS_URL);
   const root = `test:call-budget:${process.pid}:${Date.now()}`;
   let n = 0;
   const prefix = (): string => `${root}:${++n}:`;
@@ -38,7 +39,7 @@ describe('CallBudget', () => {
 
   it('should be exact under concurrency across clients', async () => {
     const p = prefix();
-    const other = new Redis({ host: '127.0.0.1', port: 6379 });
+    const other = new Redis(REDIS_URL);
     try {
       const budgets = [new CallBudget(redis, 10, p), new CallBudget(other, 10, p)];
       const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => budgets[i % 2].take()));

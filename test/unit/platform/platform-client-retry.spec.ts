@@ -8,6 +8,7 @@ import {
   PlatformHttpError,
   PlatformUnavailableError,
 } from 'src/platform/client/platform-client';
+import { REDIS_URL } from '../../support/stores';
 
 /**
  * Retry, timeout, budget and redaction behaviour against a tiny scripted server. The steamid parameter picks the
@@ -21,7 +22,7 @@ describe('PlatformClient retries and failures', () => {
   const hits = new Map<string, number>();
   let server: Server;
   let base = '';
-  const redis = new Redis({ host: '127.0.0.1', port: 6379 });
+  const redis = new Redis(REDIS_URL);
   const prefix = `test:platform-retry:${process.pid}:${Date.now()}:`;
 
   const client = (extra: Partial<ConstructorParameters<typeof PlatformClient>[0]> = {}): PlatformClient =>

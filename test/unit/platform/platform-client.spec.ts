@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { CallBudget } from 'src/platform/client/call-budget';
 import { PlatformClient } from 'src/platform/client/platform-client';
 import { PlatformSimulator } from 'src/platform/simulator';
+import { REDIS_URL } from '../../support/stores';
 
 /** The client against the simulator over real HTTP: every result must equal the universe's truth. */
 
@@ -12,7 +13,7 @@ describe('PlatformClient against the simulator', () => {
   let now = T0;
   const sim = new PlatformSimulator({ seed: 11, accounts: N, clock: () => now, apiKey: 'client-test-key' });
   const u = sim.universe;
-  const redis = new Redis({ host: '127.0.0.1', port: 6379 });
+  const redis = new Redis(REDIS_URL);
   const prefix = `test:platform-client:${process.pid}:${Date.now()}:`;
   let client: PlatformClient;
   let budget: CallBudget;

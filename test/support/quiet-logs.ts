@@ -1,0 +1,4 @@
+import { quietLogs } from './logs';
+
+// Installed for every test file by jest.config.js (setupFiles).
+quietLogs();
