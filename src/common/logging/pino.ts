@@ -106,6 +106,9 @@ function requestLine(req: LoggedRequest, res: ServerResponse, fields: { response
  * credentials).
  */
 export const LOGGER_PARAMS: Params = {
+  // Mounted like the other middleware ('*', a prefix match): nestjs-pino's default route info would mount it as
+  // an every-method route, which RouteMethods would take for a route accepting every method (no 405s).
+  forRoutes: ['*'],
   pinoHttp: {
     logger: rootLogger,
     quietReqLogger: true,
