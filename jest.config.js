@@ -12,4 +12,8 @@ module.exports = {
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 30000,
+  // Two test files at a time: most of an e2e file's time is spent waiting (on PostgreSQL, Redis, a worker or a
+  // spawned process), so two in flight roughly halve the run on two cores. Each file owns its database and Redis
+  // prefix, so they cannot collide. Timing bounds (event loop, rate-limit windows) are met with a neighbour running.
+  maxWorkers: 2,
 };

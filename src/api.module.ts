@@ -17,6 +17,7 @@ import { CredentialGuard } from './auth/guards/credential.guard';
 import { HealthController, RedisHealthIndicator } from './common/health/health.controller';
 import { JsonBodyMiddleware } from './common/http/json-body.middleware';
 import { JsonBodyPool } from './common/http/json-body-pool';
+import { LargeBodyGate } from './common/large-bodies/large-body-gate';
 import { RequestSchemas, WireValidationPipe } from './common/http/validation';
 import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
 import { SchemasController } from './common/openapi/schemas.controller';
@@ -27,6 +28,9 @@ import { CoreModule } from './core.module';
 import { StatsModule } from './stats/stats.module';
 import { RefreshModule } from './refresh/refresh.module';
 import { PricingModule } from './pricing/pricing.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { SignInModule } from './signin/signin.module';
+import { DeveloperAppsModule } from './developer-apps/developer-apps.module';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe, filter and interceptor. */
 @Module({})
@@ -50,6 +54,9 @@ export class ApiModule implements NestModule {
         StatsModule,
         RefreshModule,
         PricingModule,
+        WebhooksModule,
+        SignInModule,
+        DeveloperAppsModule,
         // Health probes; failures are not logged by terminus: each store outage is logged once where it is seen.
         TerminusModule.forRoot({ logger: false }),
       ],
@@ -58,6 +65,7 @@ export class ApiModule implements NestModule {
         JsonSchemaRegistry,
         RequestSchemas,
         JsonBodyPool,
+        LargeBodyGate,
         SimulatorHostService,
         RedisHealthIndicator,
         { provide: APP_GUARD, useClass: CredentialGuard },

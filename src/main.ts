@@ -5,17 +5,26 @@ import { JsonLogger } from './common/logging/json-logger';
 import { configureLogging } from './common/logging/pino';
 import { processConfig } from './config/config.module';
 import { prepareDatabase } from './database/prepare-database';
+import { isApiClusterWorker, runApiPrimary } from './cluster/api-cluster';
 
-/** The HTTP API process: migrates, then serves the API, Swagger UI and (without a platform key) the simulator. */
+/**
+ * The HTTP API process: migrates, then serves the API, Swagger UI and (without a platform key) the simulator; with
+ * API_PROCESSES > 1 it forks that many servers sharing the port instead (src/cluster/api-cluster.ts).
+ */
 async function main(): Promise<void> {
   configureLogging({ process: 'api' });
   routeConsoleToJson();
   const config = processConfig();
   JsonLogger.setLevel(config.logLevel);
   const logger = new JsonLogger('main');
-  // Both stores are checked before Nest boots, so a missing one stops boot with one line naming it.
-  await prepareDatabase(config);
-  await checkRedis(config.redisUrl);
+  const clusterWorker = isApiClusterWorker();
+  if (!clusterWorker) {
+    // Both stores are checked before Nest boots, so a missing one stops boot with one line naming it.
+    await prepareDatabase(config);
+    await checkRedis(config.redisUrl);
+    // API_PROCESSES > 1: this process only supervises the servers it forks (src/cluster/api-cluster.ts).
+    if (config.apiProcesses > 1) return runApiPrimary(config);
+  }
   // Loaded once both stores answered: a boot that fails on them or on a variable says so in a second or two.
   const { createHttpApp } = await import('./http-app');
   const app = await createHttpApp(config);

@@ -4,11 +4,15 @@ import { QueueModule } from './common/queue/queue.module';
 import { CoreModule } from './core.module';
 import { RefreshWorkerModule } from './refresh/refresh-worker.module';
 import { PricingWorkerModule } from './pricing/pricing-worker.module';
+import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
 
 /** The job process: BullMQ processors over the same core and area services as the API, without HTTP. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: WorkerModule, imports: [CoreModule.forRoot(config), QueueModule, RefreshWorkerModule, PricingWorkerModule] };
+    return {
+      module: WorkerModule,
+      imports: [CoreModule.forRoot(config), QueueModule, RefreshWorkerModule, PricingWorkerModule, WebhooksWorkerModule],
+    };
   }
 }

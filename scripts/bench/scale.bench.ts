@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -9,15 +11,20 @@ import { dropDatabase } from '../../src/database/ensure-database';
 import { numberFlag, report } from './harness';
 
 /**
- * `npm run bench:scale -- --accounts 100000 [--requests 400 --seconds 20 --timeout-ms 10000 --seed 1]`
+ * `npm run bench:scale -- --accounts 100000 [--requests 400 --seconds 20 --timeout-ms 10000 --seed 1]
+ *   [--database NAME --redis-prefix PREFIX --only getInfo,getStats --keep-derived]`
  *
  * Latency and throughput of the read operations over a seeded population of N accounts (`npm run seed`), each
- * next to a `GET /health` baseline measured in the same run. The database `bench_scale_<N>` (and the Redis prefix
- * of the same name) is seeded on the first run and reused by later ones, whose first step rebuilds the derived
+ * next to a `GET /health` baseline measured in the same run. The database `bench_scale_<N>` (or --database; the
+ * Redis prefix has the same name) is seeded on the first run and reused by later ones, whose first step rebuilds the derived
  * state (`npm run cli -- derived rebuild`). The API runs alone in a child process
  * (ts-node, no worker, no simulator); every operation runs at a fixed concurrency of 16 for at most --requests
  * requests and --seconds seconds, each request given up after --timeout-ms (counted as a timeout). Traffic goes
- * to 127.0.0.1 only.
+ * to 127.0.0.1 only. `--database` measures another seeded database (its name is also the Redis prefix unless
+ * `--redis-prefix` says otherwise); `--only` keeps the operations whose name contains one of the given words (the
+ * `/health` baseline always runs); `--keep-derived` skips the rebuild (the code keeping it has not changed). Each row also gives the API's CPU time per answer (`apiCpuMsPerRequest`, from
+ * /proc, summed over the API process and its children: one per core with API_PROCESSES), steadier than latency on
+ * a shared machine.
  */
 export const CONCURRENCY = 16;
 const ROOT = join(__dirname, '..', '..');
@@ -243,6 +250,35 @@ export async function cancelLeftovers(databaseUrl: string): Promise<void> {
   await db.end();
 }
 
+/** `--name value` flags as text. */
+function textFlag(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+/** CPU time (user + system, ms) of a process and its live children, from /proc (NaN elsewhere). */
+export function treeCpuMs(pid: number): number {
+  const stat = (id: number | string) => readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1].split(' ');
+  try {
+    const own = stat(pid);
+    let ticks = Number(own[11]) + Number(own[12]);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry) || Number(entry) === pid) continue;
+      const fields = (() => {
+        try {
+          return stat(entry);
+        } catch {
+          return null;
+        }
+      })();
+      if (fields && Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return (ticks * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Request bodies that name things the seeded population really has (a city, a popular badge). */
 async function fixtures(databaseUrl: string) {
   const db = new Client({ connectionString: databaseUrl });
@@ -266,13 +302,15 @@ async function main(): Promise<void> {
   const seconds = numberFlag('seconds', 20);
   const timeoutMs = numberFlag('timeout-ms', 10_000);
   const seed = numberFlag('seed', 1);
-  const name = `bench_scale_${accounts}`;
+  const name = textFlag('database') ?? `bench_scale_${accounts}`;
+  const only = textFlag('only')?.split(',');
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error('--database must be a lower-case PostgreSQL identifier');
   const databaseUrl = `postgres://postgres@127.0.0.1:5432/${name}`;
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
-    REDIS_PREFIX: name,
+    REDIS_PREFIX: textFlag('redis-prefix') ?? name,
     PORT: String(port),
     LOG_LEVEL: 'error',
     SIMULATOR_SEED: String(seed),
@@ -283,6 +321,7 @@ async function main(): Promise<void> {
   };
   const seedSeconds = await ensureSeeded(env, databaseUrl, accounts, seed);
   if (seedSeconds) process.stdout.write(`seeded ${accounts} accounts in ${seedSeconds.toFixed(0)} s\n`);
+  else if (process.argv.includes('--keep-derived')) process.stdout.write(`reusing ${name} and its derived state as they are\n`);
   else {
     // The seeded rows are reused; derived state is rebuilt, since the code keeping it may have changed since the seed.
     const started = Date.now();
@@ -350,12 +389,13 @@ async function main(): Promise<void> {
       { total: 200 },
     ),
   ];
+  const selected = calls.filter((call, i) => i === 0 || !only || only.some((word) => call.name.includes(word)));
   let api = await startApi(env, port);
   let restarts = 0;
   const rows: Record<string, string>[] = [];
   try {
     let baseline: Measured | null = null;
-    for (const call of calls) {
+    for (const call of selected) {
       // The machine is shared: if something stopped the API, say so and measure on with a new one (at most 3 times).
       if (api.exitCode !== null || api.signalCode !== null) {
         if (++restarts > 3) throw new Error('the API stopped more than 3 times');
@@ -364,17 +404,23 @@ async function main(): Promise<void> {
       }
       await measure(call, port, token, CONCURRENCY, seconds, timeoutMs); // warm-up: one request per connection
       await cancelLeftovers(databaseUrl);
+      const cpuBefore = treeCpuMs(api.pid!);
       const m = await measure(call, port, token, call.total ?? total, seconds, timeoutMs);
+      const cpu = (treeCpuMs(api.pid!) - cpuBefore) / Math.max(1, m.ok + m.errors);
       await cancelLeftovers(databaseUrl);
       baseline ??= m;
-      rows.push(resultRow(call.name, m, baseline, timeoutMs));
+      rows.push({ ...resultRow(call.name, m, baseline, timeoutMs), apiCpuMsPerRequest: Number.isNaN(cpu) ? '?' : cpu.toFixed(2) });
       process.stdout.write(`  measured ${call.name}\n`);
     }
   } finally {
     await stopApi(api);
   }
+  // The machine may be shared: the load next to the figures says how far to trust the milliseconds.
+  const load = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
   report(
-    `reads over ${accounts} seeded accounts (${name}; concurrency ${CONCURRENCY}, ≤${total} requests / ≤${seconds} s per operation, timeout ${timeoutMs} ms)`,
+    `reads over ${accounts} seeded accounts (${name}; concurrency ${CONCURRENCY}, ≤${total} requests / ≤${seconds} s per operation, timeout ${timeoutMs} ms; load average ${load} on ${availableParallelism()} cores)`,
     rows,
   );
 }

@@ -14,10 +14,10 @@ export class AccountAdminService {
 
   /**
    * Creates the account (and its settings row) when missing. A new row has never been refreshed: its
-   * `lastQueueStatus` is `undefined` until someone queues an update.
+   * `lastQueueStatus` is `undefined` until someone queues an update. Resolves true when the account row is new.
    */
-  async ensureAccount(accountId: number, email?: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+  async ensureAccount(accountId: number, email?: string): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
         'INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING RETURNING account_id',
         [accountId],
@@ -29,6 +29,7 @@ export class AccountAdminService {
         // `.invalid` is reserved for addresses that cannot exist: the user has not given one yet.
         [accountId, email ?? `account-${accountId}@users.invalid`, email ?? null],
       );
+      return inserted.length > 0;
     });
   }
 

@@ -5,8 +5,6 @@ import { AccountLookupService, AccountSelector } from './account-lookup.service'
 import { V1AccountGetInfoResponseBody } from './dto/account-profile.dto';
 import { V1AccountBadgeStats } from './dto/badge-stats.dto';
 import { V1AccountUpdateProgressResponseBody } from './dto/update-progress.dto';
-import { AccountRoleEntity } from './entities/account-role.entity';
-import { AccountEntity } from './entities/account.entity';
 import { AccountUpdateEntity } from './entities/account-update.entity';
 import { toProfile } from './mappers/profile.mapper';
 import { scarcityBucket } from './mappers/badge-stats.mapper';
@@ -14,10 +12,9 @@ import { UpdateProgressService } from './progress/update-progress.service';
 import { AccountViewsService } from './views/account-views.service';
 import { SearchTrendsService } from '../search/search-trends.service';
 import { JsonLogger } from '../common/logging/json-logger';
-import { RankReader } from '../ranks/rank-reader.service';
+import { AccountBoardRanks, RankReader } from '../ranks/rank-reader.service';
+import { readProfileExtras } from './profile-extras';
 import { BestLeaderboardRank, CurrentLeaderboardRank } from './dto/account-profile.dto';
-import { AccountImagesService } from '../images/account-images.service';
-import { BadgeCostsService } from '../pricing/badge-costs.service';
 
 /** Reads of one account: profile, badge statistics, update progress. */
 @Injectable()
@@ -29,11 +26,8 @@ export class AccountProfileService {
     private readonly progress: UpdateProgressService,
     private readonly views: AccountViewsService,
     private readonly searches: SearchTrendsService,
-    @InjectRepository(AccountRoleEntity) private readonly roles: Repository<AccountRoleEntity>,
     @InjectRepository(AccountUpdateEntity) private readonly runs: Repository<AccountUpdateEntity>,
     private readonly ranks: RankReader,
-    private readonly images: AccountImagesService,
-    private readonly costs: BadgeCostsService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -42,30 +36,25 @@ export class AccountProfileService {
     const account = await this.lookup.findTracked(selector);
     // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
     if (visitor) void this.countVisit(account.accountId, visitor, selector.vanity?.value);
-    const [roles, ranks, images, costs] = await Promise.all([
-      this.roles.find({ where: { accountId: account.accountId }, order: { rating: 'DESC', role: 'ASC' } }),
-      account.updatedAt ? this.currentRanks(account) : { currentRanks: null, currentBestRanks: null },
-      this.images.list(account.accountId),
-      this.costs.forAccount(account.accountId),
+    // Two round trips after the account row, side by side: one statement for roles, best ranks, images and
+    // costs (profile-extras.ts), one Redis script for the live ranks.
+    const [extras, current] = await Promise.all([
+      readProfileExtras(this.dataSource, account.accountId),
+      account.updatedAt ? this.ranks.accountRanks(account.accountId, account as unknown as Record<string, unknown>) : null,
     ]);
-    return { ...toProfile(account, roles, costs), ...ranks, images };
+    const ranks = this.currentRanks(current, extras.bestRanks);
+    return { ...toProfile(account, extras.roles, extras.costs), ...ranks, images: extras.images };
   }
 
   /**
    * The account's ranks on every column board in its five scopes, live from the rank engine, and the best it
    * has held (kept by the update worker, merged with the current ones). Null for an account never refreshed.
    */
-  private async currentRanks(
-    account: AccountEntity,
-  ): Promise<{ currentRanks: CurrentLeaderboardRank[] | null; currentBestRanks: BestLeaderboardRank[] | null }> {
-    const [current, best] = await Promise.all([
-      this.ranks.accountRanks(account.accountId, account as unknown as Record<string, unknown>),
-      this.dataSource.query('SELECT leaderboard, ranks FROM account_best_ranks WHERE account_id = $1', [account.accountId]) as Promise<
-        { leaderboard: string; ranks: number[] }[]
-      >,
-    ]);
+  private currentRanks(
+    current: Map<string, AccountBoardRanks> | null,
+    kept: Map<string, number[]>,
+  ): { currentRanks: CurrentLeaderboardRank[] | null; currentBestRanks: BestLeaderboardRank[] | null } {
     if (!current) return { currentRanks: null, currentBestRanks: null };
-    const kept = new Map(best.map((row) => [row.leaderboard, row.ranks]));
     const better = (a: number, b: number) => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
     return {
       currentRanks: [...current].map(([leaderboard, r]) => ({ leaderboard, ranks: r.ranks.join(','), totals: r.totals.join(',') })),

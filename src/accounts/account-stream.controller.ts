@@ -3,6 +3,7 @@ import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { Observable } from 'rxjs';
 import { StreamHeartbeat } from '../common/wire/stream-events.dto';
 import { WireStream } from '../common/wire/wire-operation.decorator';
+import { LastEventId } from '../common/replay/last-event-id.decorator';
 import { AccountSubscribeQuery } from './dto/account-subscribe.dto';
 import { AccountStreamService } from './events/account-stream.service';
 import { KnownAccountGuard } from './events/known-account.guard';
@@ -23,12 +24,15 @@ export class AccountStreamController {
     auth: 'any',
     errors: [400, 401, 403, 404, 422, 500],
     exampleQuery: '?accountId=1',
+    resync:
+      'Its `refetch` names `account.updateProgress`, `account.getInfo` and `account.getViewStats`. An account’s buffer exists while a ' +
+      'stream of it is open and 5 minutes after the last one closed.',
     events: [
       { name: 'heartbeat', data: StreamHeartbeat, when: 'at once, then every `STREAM_HEARTBEAT_MS` (15 s).', example: { heartbeat: 1 } },
       {
         name: 'account-updated',
         data: AccountUpdatedEvent,
-        when: 'the queue or update status changed (`pending`, `in_progress`, `completed`, `failed`).',
+        when: 'the queue or update status changed (`pending`, `in_progress`, `completed`, `failed`), or a new run began.',
         example: { accountId: 1, status: 'pending' },
       },
       { name: 'account-update-progress', data: AccountUpdateProgressEvent, when: 'a step of an update run started or finished.' },
@@ -38,7 +42,7 @@ export class AccountStreamController {
   // The query's schema is a component of the document too: the validation pipe checks the query against it.
   @ApiExtraModels(AccountSubscribeQuery)
   @UseGuards(KnownAccountGuard)
-  subscribe(@Query() query: AccountSubscribeQuery): Observable<MessageEvent> {
-    return this.streams.open(query.accountId);
+  subscribe(@Query() query: AccountSubscribeQuery, @LastEventId() lastEventId: string | undefined): Observable<MessageEvent> {
+    return this.streams.open(query.accountId, lastEventId);
   }
 }

@@ -50,6 +50,6 @@ export const DEFAULT_PAGE_SIZE = 25;
 const PAGE_SIZE_BY_ROLE: Partial<Record<string, number>> = { donator: 100, staff: 500, owner: 500, developer: 500 };
 
 /** Every column of an entity's table as `column AS "property"`. */
-function selectList(repository: Repository<object>): string {
+export function selectList(repository: Repository<object>): string {
   return repository.metadata.columns.map((column) => `${column.databaseName} AS "${column.propertyName}"`).join(', ');
 }

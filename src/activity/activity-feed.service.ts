@@ -72,6 +72,14 @@ export class ActivityFeedService {
     return ids.length ? this.toWire(await this.select('WHERE id = ANY($1::bigint[]) ORDER BY id', [ids])) : [];
   }
 
+  /** The events of `ids` that still exist, by id (the stream pairs each with its replay entry). */
+  async byIdsKeyed(ids: string[]): Promise<Map<string, V1ActivityEvent>> {
+    if (!ids.length) return new Map();
+    const rows = await this.select('WHERE id = ANY($1::bigint[]) ORDER BY id', [ids]);
+    const events = await this.toWire(rows);
+    return new Map(rows.map((row, i) => [String(row.id), events[i]]));
+  }
+
   private select(rest: string, parameters: unknown[]): Promise<ActivityEventEntity[]> {
     return this.dataSource.query(
       `SELECT id, account_id AS "accountId", event_type AS "eventType", occurred_at AS "occurredAt", data FROM activity_events ${rest}`,

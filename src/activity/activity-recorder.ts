@@ -5,23 +5,37 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { RedisChannel } from '../common/redis/redis-channel';
 import { REDIS, redisKey } from '../common/redis/redis.module';
+import { ReplayLog } from '../common/replay/replay-log';
+import { ReplayTail } from '../common/replay/replay-tail';
 import { DetectedEvent } from './activity-detector';
 
 /** An early craft: among the first this many tracked holders of a badge. */
 const EARLY_CRAFT_ORDER = 10;
+
+/** `activity-emitted` entries kept for resuming `activity.streamGlobalFeed` (each holds an event id only). */
+export const ACTIVITY_REPLAY_MAXLEN = 10_000;
 
 /** Announces newly committed activity events (by id) to `activity.streamGlobalFeed`. */
 export interface ActivityAnnouncement {
   ids: string[];
 }
 
-/** Stores the activity events of an update (inside its transaction) and announces them once committed. */
+/**
+ * Stores the activity events of an update (inside its transaction) and announces them once committed: the ids on
+ * the channel, and one `activity-emitted` entry per event (its id; the stream reads the event) in the replay log.
+ */
 @Injectable()
 export class ActivityRecorder implements OnModuleDestroy {
   readonly channel: RedisChannel<ActivityAnnouncement>;
+  /** The live end of the replay log in this process, shared by every `activity.streamGlobalFeed` stream. */
+  readonly tail: ReplayTail;
 
   constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
     this.channel = new RedisChannel(redis, redisKey(config, 'events', 'activity'));
+    this.tail = new ReplayTail(
+      new ReplayLog(redis, redisKey(config, 'replay', 'activity'), { maxLen: ACTIVITY_REPLAY_MAXLEN }),
+      this.channel,
+    );
   }
 
   /**
@@ -55,7 +69,12 @@ export class ActivityRecorder implements OnModuleDestroy {
   }
 
   async announce(ids: string[]): Promise<void> {
-    if (ids.length) await this.channel.publish({ ids });
+    if (ids.length)
+      await this.tail.log.append(
+        this.channel.name,
+        { ids },
+        ids.map((id) => ({ event: 'activity-emitted', data: id })),
+      );
   }
 
   async onModuleDestroy(): Promise<void> {

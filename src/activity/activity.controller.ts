@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { Observable } from 'rxjs';
 import { StreamHeartbeat } from '../common/wire/stream-events.dto';
 import { WireOperation, WireStream } from '../common/wire/wire-operation.decorator';
+import { LastEventId } from '../common/replay/last-event-id.decorator';
 import { ActivityFeedService } from './activity-feed.service';
 import { ActivityStreamService } from './activity-stream.service';
 import {
@@ -54,6 +55,7 @@ export class ActivityController {
     description: 'The events of `activity.listGlobalFeed` as the updates that find them commit.',
     auth: 'optional',
     errors: [500],
+    resync: 'Its `refetch` names `activity.listGlobalFeed` (newest first: page until an event already seen).',
     events: [
       {
         name: 'activity-heartbeat',
@@ -64,7 +66,7 @@ export class ActivityController {
       { name: 'activity-emitted', data: V1ActivityEvent, when: 'an update committed a new activity event.' },
     ],
   })
-  streamGlobalFeed(): Observable<MessageEvent> {
-    return this.streams.open();
+  streamGlobalFeed(@LastEventId() lastEventId: string | undefined): Observable<MessageEvent> {
+    return this.streams.open(lastEventId);
   }
 }

@@ -4,6 +4,8 @@ import { IsNull, Repository } from 'typeorm';
 import { ApiKeyUsageService } from './api-key-usage.service';
 import { AnalyticsOutcome } from './entities/api-key-usage.entity';
 import { ApiKeyEntity, DeveloperAppEnvironment } from './entities/api-key.entity';
+import { CachedKey } from './key-cache/api-key-cache';
+import { KeyRevocations } from './key-cache/key-revocations.service';
 import { API_KEY_PATTERN, hashSecret, randomHex, randomToken } from './secrets';
 
 export interface NewApiKey {
@@ -14,7 +16,7 @@ export interface NewApiKey {
 }
 
 /** Why an API key was refused; every refusal of a recognisable key is counted against it. */
-export type ApiKeyCheck = { ok: true; key: ApiKeyEntity } | { ok: false; outcome: Extract<AnalyticsOutcome, 'INVALID' | 'DISABLED'> };
+export type ApiKeyCheck = { ok: true; key: CachedKey } | { ok: false; outcome: Extract<AnalyticsOutcome, 'INVALID' | 'DISABLED'> };
 
 /** Issues, verifies, lists and revokes developer API keys. Only SHA-256 hashes of secrets are stored. */
 @Injectable()
@@ -22,14 +24,19 @@ export class ApiKeyService {
   constructor(
     @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
     private readonly usage: ApiKeyUsageService,
+    private readonly revocations: KeyRevocations,
   ) {}
 
   /** Creates a key and returns its secret, which is never retrievable again. */
-  async create(input: NewApiKey): Promise<{ key: ApiKeyEntity; secret: string }> {
+  create(input: NewApiKey): Promise<{ key: ApiKeyEntity; secret: string }> {
+    return this.insert(this.keys, input);
+  }
+
+  private async insert(keys: Repository<ApiKeyEntity>, input: NewApiKey): Promise<{ key: ApiKeyEntity; secret: string }> {
     const idHex = randomHex(6);
     const secret = `sk_${idHex}_${randomToken(32)}`;
-    const key = await this.keys.save(
-      this.keys.create({
+    const key = await keys.save(
+      keys.create({
         keyId: `key_${idHex}`,
         accountId: input.accountId,
         name: input.name,
@@ -43,6 +50,31 @@ export class ApiKeyService {
     return { key, secret };
   }
 
+  /**
+   * Creates a key unless the account already holds `limit` live ones (null then). The account's row is locked for
+   * the count and the insert, so parallel creates cannot pass the limit together.
+   */
+  async createWithin(input: NewApiKey, limit: number): Promise<{ key: ApiKeyEntity; secret: string } | null> {
+    return this.keys.manager.transaction(async (manager) => {
+      await manager.query('SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE', [input.accountId]);
+      const live = await manager.count(ApiKeyEntity, { where: { accountId: input.accountId, revokedAt: IsNull() } });
+      if (live >= limit) return null;
+      return this.insert(manager.getRepository(ApiKeyEntity), input);
+    });
+  }
+
+  /** Renames or re-describes a live key of the account; null when the account has no such live key. */
+  async updateOwned(
+    accountId: number,
+    keyId: string,
+    changes: Partial<Pick<ApiKeyEntity, 'name' | 'description' | 'environment'>>,
+  ): Promise<ApiKeyEntity | null> {
+    // A field left out arrives as undefined: only the ones given are written.
+    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    if (Object.keys(given).length) await this.keys.update({ keyId, accountId, revokedAt: IsNull() }, given);
+    return this.keys.findOne({ where: { keyId, accountId, revokedAt: IsNull() } });
+  }
+
   listForAccount(accountId: number, includeRevoked = false): Promise<ApiKeyEntity[]> {
     return this.keys.find({
       where: includeRevoked ? { accountId } : { accountId, revokedAt: IsNull() },
@@ -54,9 +86,17 @@ export class ApiKeyService {
     return this.keys.find({ order: { createdAt: 'ASC' } });
   }
 
-  async revoke(keyId: string): Promise<boolean> {
-    const result = await this.keys.update({ keyId, revokedAt: IsNull() }, { revokedAt: new Date() });
-    return (result.affected ?? 0) > 0;
+  /**
+   * Revokes a live key (of `accountId` only, when given). The row is committed first, then every API process is
+   * told and confirms it has dropped the key from its cache, and only then does this resolve: after it, no process
+   * accepts the key (see key-cache/api-key-cache.ts for why that holds).
+   */
+  async revoke(keyId: string, accountId?: number): Promise<boolean> {
+    const owner = accountId === undefined ? {} : { accountId };
+    const result = await this.keys.update({ keyId, revokedAt: IsNull(), ...owner }, { revokedAt: new Date() });
+    if (!result.affected) return false;
+    await this.revocations.announce(keyId);
+    return true;
   }
 
   /** Whether the key still works (not revoked): a stream ticket it minted opens a stream only then. */
@@ -77,10 +117,20 @@ export class ApiKeyService {
   async check(token: string): Promise<ApiKeyCheck | null> {
     const match = API_KEY_PATTERN.exec(token);
     if (!match) return null;
-    const key = await this.keys.findOne({ where: { keyId: `key_${match[1]}` } });
+    const keyId = `key_${match[1]}`;
+    const secretHash = hashSecret(token);
+    // The hot path: a key verified lately and not revoked since (the cache holds live keys only).
+    const cache = this.revocations.cache;
+    const cached = cache.get(keyId);
+    if (cached && cached.secretHash === secretHash) return { ok: true, key: cached };
+    const ticket = cache.fillTicket();
+    const key = await this.keys.findOne({ where: { keyId } });
     if (!key) return { ok: false, outcome: 'INVALID' };
-    const refusal = key.secretHash !== hashSecret(token) ? 'INVALID' : key.revokedAt ? 'DISABLED' : null;
-    if (!refusal) return { ok: true, key };
+    const refusal = key.secretHash !== secretHash ? 'INVALID' : key.revokedAt ? 'DISABLED' : null;
+    if (!refusal) {
+      cache.fill(key, ticket);
+      return { ok: true, key };
+    }
     await this.usage.record(key.keyId, refusal);
     return { ok: false, outcome: refusal };
   }

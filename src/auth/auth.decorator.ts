@@ -9,9 +9,10 @@ import { Principal } from './principal';
  * - `session`: a user session only; API keys get 401;
  * - `optional`: public, but a valid credential identifies the caller (richer answers);
  * - `refresh-token`: the credential travels in the body (`account.refreshSession`);
+ * - `sign-in`: no credential yet: the body is the platform's signed assertion (`account.login`);
  * - `public`: no credential at all (health, docs, schemas).
  */
-export type AuthPolicy = 'any' | 'session' | 'optional' | 'refresh-token' | 'public';
+export type AuthPolicy = 'any' | 'session' | 'optional' | 'refresh-token' | 'sign-in' | 'public';
 
 export const AUTH_POLICY = 'auth:policy';
 

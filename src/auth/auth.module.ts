@@ -9,6 +9,8 @@ import { RateLimiter } from './rate-limit/rate-limiter.service';
 import { SessionService } from './session.service';
 import { ApiKeyStrategy } from './strategies/api-key.strategy';
 import { SessionStrategy } from './strategies/session.strategy';
+import { ActionThrottle } from './throttle/action-throttle.service';
+import { KeyRevocations } from './key-cache/key-revocations.service';
 
 /**
  * Credentials: API keys and user sessions, their hashing, analytics and lookup, their passport strategies and
@@ -17,7 +19,16 @@ import { SessionStrategy } from './strategies/session.strategy';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyEntity, ApiKeyUsageEntity, UserSessionEntity])],
-  providers: [ApiKeyService, ApiKeyUsageService, SessionService, RateLimiter, ApiKeyStrategy, SessionStrategy],
-  exports: [ApiKeyService, ApiKeyUsageService, SessionService, RateLimiter],
+  providers: [
+    ApiKeyService,
+    ApiKeyUsageService,
+    SessionService,
+    RateLimiter,
+    ApiKeyStrategy,
+    SessionStrategy,
+    ActionThrottle,
+    KeyRevocations,
+  ],
+  exports: [ApiKeyService, ApiKeyUsageService, SessionService, RateLimiter, ActionThrottle],
 })
 export class AuthModule {}

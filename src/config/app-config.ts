@@ -17,6 +17,8 @@ export interface AppConfig {
   redisPrefix: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   bodyLimitBytes: number;
+  /** Bodies over LARGE_BODY_BYTES are read and parsed this many at a time, the others waiting up to `queue` deep (see LargeBodyGate). */
+  largeBodies: { concurrency: number; queue: number };
   sessionTtlHours: number;
   refreshTtlDays: number;
   /** Requests allowed per caller in any rolling window (see src/auth/rate-limit); one Redis sorted set per caller. */
@@ -29,10 +31,28 @@ export interface AppConfig {
     /** Failed credentials per client address; past it, every credential from that address gets 429 unchecked. */
     failedCredentials: number;
   };
+  /** Sign-in with the platform (OpenID 2.0, src/signin). */
+  signIn: {
+    /** The web app's origin: an assertion whose `openid.return_to` is elsewhere is refused. */
+    webAppOrigin: string;
+    /** The platform's OpenID endpoint (`<PLATFORM_COMMUNITY_URL>/openid/login`): it alone is asked to verify assertions. */
+    providerEndpoint: string;
+    /** account.login attempts per client address in any rolling minute. */
+    attemptsPerMinute: number;
+  };
+  /** Self-service developer apps (src/developer-apps): each is one API key. */
+  developerApps: {
+    /** Live apps an account may hold; creating one more is a 409. */
+    perAccount: number;
+    /** Creates, updates and deletes an account may make in any rolling hour; past it 429. */
+    changesPerHour: number;
+  };
   /** Proxy hops in front of the API whose X-Forwarded-For is trusted for the client address (express `trust proxy`). */
   trustProxyHops: number;
   /** After SIGTERM/SIGINT a process that has not finished closing by then exits anyway. */
   shutdownTimeoutMs: number;
+  /** HTTP server processes of the API (node:cluster, sharing the port); 1 serves from the entrypoint itself. */
+  apiProcesses: number;
   /** Interval of the heartbeat event on every event stream. */
   streamHeartbeatMs: number;
   /** The monthly donation goal shown by donate.getGoal, in cents. */
@@ -91,6 +111,22 @@ export interface AppConfig {
     /** Most apps one cycle prices (oldest-priced first). */
     batchApps: number;
   };
+  /** Signed webhooks (src/webhooks). */
+  webhooks: {
+    /** Accept http://127.0.0.1 / localhost endpoints (tests, local development); other private addresses stay refused. */
+    allowLoopback: boolean;
+    /** Endpoints one developer app may register. */
+    maxPerApp: number;
+    /** Delivery attempts per event and endpoint (exponential backoff from backoffMs). */
+    attempts: number;
+    backoffMs: number;
+    /** One delivery attempt's time limit (connect to last byte of the answer's head). */
+    timeoutMs: number;
+    /** An endpoint whose every attempt failed for this long is disabled. */
+    disableAfterMs: number;
+    /** Deliveries sent at once per worker. */
+    concurrency: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -122,6 +158,14 @@ function url(env: Env, name: string, fallback: string, protocols: string[]): str
   return raw.replace(/\/+$/, '');
 }
 
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
 function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
   const raw = (env[name] || fallback) as T;
   if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
@@ -145,16 +189,30 @@ export function loadConfig(env: Env): AppConfig {
   const liveApiUrl = 'https://api.steampowered.com';
   const liveCommunityUrl = 'https://steamcommunity.com';
   const apiUrl = url(env, 'PLATFORM_API_URL', mode === 'live' ? liveApiUrl : simulatorUrl, ['http:', 'https:']);
+  const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']);
+  const communityUrl = url(env, 'PLATFORM_COMMUNITY_URL', mode === 'live' && !explicitApiUrl ? liveCommunityUrl : apiUrl, [
+    'http:',
+    'https:',
+  ]);
+  const apiProcesses = int(env, 'API_PROCESSES', 1, 1, 64);
+  const embedded = mode === 'simulator' && !explicitApiUrl && !externalSimulator;
+  // Every API process would start its own embedded simulator on the same port.
+  if (apiProcesses > 1 && embedded)
+    throw new ConfigError('API_PROCESSES above 1 needs PLATFORM_API_URL or SIMULATOR_URL (no embedded simulator)');
   return {
     serviceName: SERVICE_NAME,
     nodeEnv: env.NODE_ENV || 'development',
     port,
-    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']),
+    publicBaseUrl,
     databaseUrl: url(env, 'DATABASE_URL', `postgres://postgres@127.0.0.1:5432/${SERVICE_NAME}`, ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisPrefix: env.REDIS_PREFIX || SERVICE_NAME,
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 16 * 1024 * 1024),
+    largeBodies: {
+      concurrency: int(env, 'LARGE_BODY_CONCURRENCY', 1, 1, 64),
+      queue: int(env, 'LARGE_BODY_QUEUE', 64, 0, 10_000),
+    },
     sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 24, 1, 24 * 365),
     refreshTtlDays: int(env, 'REFRESH_TTL_DAYS', 30, 1, 365),
     rateLimits: {
@@ -164,14 +222,24 @@ export function loadConfig(env: Env): AppConfig {
       anonymous: int(env, 'ANONYMOUS_RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000),
       failedCredentials: int(env, 'FAILED_CREDENTIAL_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
     },
+    signIn: {
+      webAppOrigin: new URL(url(env, 'WEB_APP_ORIGIN', new URL(publicBaseUrl).origin, ['http:', 'https:'])).origin,
+      providerEndpoint: `${communityUrl}/openid/login`,
+      attemptsPerMinute: int(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
+    },
+    developerApps: {
+      perAccount: int(env, 'DEVELOPER_APPS_PER_ACCOUNT', 10, 1, 1000),
+      changesPerHour: int(env, 'DEVELOPER_APP_CHANGES_PER_HOUR', 30, 1, 1_000_000),
+    },
     trustProxyHops: int(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 120_000),
+    apiProcesses,
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
     donationGoalCents: int(env, 'DONATION_GOAL_CENTS', 50_000, 0, 1_000_000_000),
     platform: {
       mode,
       apiUrl,
-      communityUrl: url(env, 'PLATFORM_COMMUNITY_URL', mode === 'live' && !explicitApiUrl ? liveCommunityUrl : apiUrl, ['http:', 'https:']),
+      communityUrl,
       apiKey,
       timeoutMs: int(env, 'PLATFORM_TIMEOUT_MS', 10_000, 100, 120_000),
       maxRetries: int(env, 'PLATFORM_MAX_RETRIES', 4, 0, 10),
@@ -179,7 +247,7 @@ export function loadConfig(env: Env): AppConfig {
       marketCallsPerMinute: int(env, 'PLATFORM_MARKET_CALLS_PER_MINUTE', 20, 1, 600_000),
     },
     simulator: {
-      embedded: mode === 'simulator' && !explicitApiUrl && !externalSimulator,
+      embedded,
       host: env.SIMULATOR_HOST || '127.0.0.1',
       port: simulatorPort,
       seed: int(env, 'SIMULATOR_SEED', 1, 0, 2 ** 31 - 1),
@@ -209,6 +277,15 @@ export function loadConfig(env: Env): AppConfig {
     pricing: {
       intervalMs: int(env, 'PRICING_INTERVAL_MS', 300_000, 500, 86_400_000),
       batchApps: int(env, 'PRICING_BATCH_APPS', 50, 1, 10_000),
+    },
+    webhooks: {
+      allowLoopback: flag(env, 'WEBHOOK_ALLOW_LOOPBACK', false),
+      maxPerApp: int(env, 'WEBHOOK_MAX_PER_APP', 10, 1, 100),
+      attempts: int(env, 'WEBHOOK_ATTEMPTS', 13, 1, 50),
+      backoffMs: int(env, 'WEBHOOK_BACKOFF_MS', 30_000, 10, 3_600_000),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER_MS', 86_400_000, 100, 30 * 86_400_000),
+      concurrency: int(env, 'WEBHOOK_CONCURRENCY', 8, 1, 64),
     },
   };
 }

@@ -30,6 +30,9 @@ import { AccountImageEntity } from '../images/entities/account-image.entity';
 import { GroupEntity } from '../groups/entities/group.entity';
 import { AppMarketPriceEntity } from '../pricing/entities/app-market-price.entity';
 import { AppPricingEntity } from '../pricing/entities/app-pricing.entity';
+import { WebhookDeliveryEntity } from '../webhooks/entities/webhook-delivery.entity';
+import { WebhookEndpointEntity } from '../webhooks/entities/webhook-endpoint.entity';
+import { WebhookFollowEntity } from '../webhooks/entities/webhook-follow.entity';
 
 /** Every entity of the service; the data source, the migration generator and the drift check all use this list. */
 export const ENTITIES = [
@@ -65,4 +68,7 @@ export const ENTITIES = [
   GroupEntity,
   AppPricingEntity,
   AppMarketPriceEntity,
+  WebhookEndpointEntity,
+  WebhookFollowEntity,
+  WebhookDeliveryEntity,
 ];

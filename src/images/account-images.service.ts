@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Image } from '../accounts/dto/profile-records.dto';
+import { DecodedFields } from '../common/http/base64-fields';
 import { JsonLogger } from '../common/logging/json-logger';
 import { safeErrorFields } from '../common/logging/safe-error';
 import { ErrorDetail, unprocessable } from '../common/problem/problem.exception';
@@ -42,11 +43,12 @@ export class AccountImagesService {
 
   /**
    * Checks every image before storing any (a refusal leaves the store and the database as they were), then
-   * writes the files and the rows in one transaction; each upload becomes the active image of its type.
+   * writes the files and the rows in one transaction; each upload becomes the active image of its type. `decoded`
+   * holds the images' bytes when the body thread decoded them (`images.<i>.data`; the body then holds '').
    */
-  async upload(accountId: number, items: V1AccountUploadedImage[] | null): Promise<Image[]> {
+  async upload(accountId: number, items: V1AccountUploadedImage[] | null, decoded: DecodedFields = new Map()): Promise<Image[]> {
     if (!items?.length) return [];
-    const processed = await this.processAll(items);
+    const processed = await this.processAll(items, decoded);
     const rows = processed.map((image) => this.rowOf(accountId, image));
     let pruned: string[];
     try {
@@ -78,7 +80,7 @@ export class AccountImagesService {
   }
 
   /** One image after the other: libvips already spreads one image over the cores. */
-  private async processAll(items: V1AccountUploadedImage[]): Promise<ProcessedImage[]> {
+  private async processAll(items: V1AccountUploadedImage[], decoded: DecodedFields): Promise<ProcessedImage[]> {
     const errors: ErrorDetail[] = [];
     const seen = new Set<string>();
     items.forEach((item, index) => {
@@ -88,7 +90,7 @@ export class AccountImagesService {
     const processed: ProcessedImage[] = [];
     for (const [index, item] of items.entries()) {
       try {
-        processed.push(await this.processor.process(item.data, item.type));
+        processed.push(await this.processor.process(decoded.get(`images.${index}.data`) ?? item.data, item.type));
       } catch (error) {
         if (!(error instanceof ImageRejected)) throw error;
         errors.push({ location: `body.images[${index}].data`, message: `The ${item.type} image ${error.message}.` });

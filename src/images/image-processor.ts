@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import sharp from 'sharp';
+import { DecodedBase64, decodeStrictBase64 } from '../common/http/base64';
 import { FORMAT_FILES, IMAGE_LIMITS, ImageFormat, ImageType, sniffFormat } from './image-formats';
 
 /** An upload that passed every check, re-encoded and ready to store. */
@@ -21,9 +22,6 @@ export interface ProcessedImage {
 /** Why an upload was refused; the message is shown to the client, located at the image's `data`. */
 export class ImageRejected extends Error {}
 
-/** Clients often send what a browser's FileReader gives them; the claimed type in it is ignored like any other. */
-const DATA_URL_PREFIX = /^data:[\w.+-]+\/[\w.+-]+;base64,/;
-
 // Decoded pixels are used once: libvips' operation cache would only hold on to memory.
 sharp.cache(false);
 
@@ -34,12 +32,21 @@ sharp.cache(false);
  * count) against the type's bounds, before any pixel is allocated; then a full decode that refuses truncated or
  * corrupt data, and a re-encode in the same format, which drops every metadata block of the upload (location
  * EXIF among them) after applying its EXIF orientation.
+ *
+ * Nothing here is O(bytes) on the event loop: the upload arrives decoded (the JSON body thread decodes the base64,
+ * see JsonBodyMiddleware; a string is decoded here only for direct callers), libvips decodes and encodes on the
+ * libuv threadpool, and the hash is WebCrypto's, computed there too.
  */
 @Injectable()
 export class ImageProcessor {
-  async process(data: string, type: ImageType): Promise<ProcessedImage> {
+  /** `data`: the upload as decoded off the loop, or its base64 text (a `data:…;base64,` prefix is accepted). */
+  async process(data: DecodedBase64 | string, type: ImageType): Promise<ProcessedImage> {
     const limits = IMAGE_LIMITS[type];
-    const bytes = this.decodeBase64(data, limits.maxBytes);
+    const decoded = typeof data === 'string' ? decodeStrictBase64(data, limits.maxBytes) : data;
+    // The size the text claims is judged first, so an oversized upload is refused as such even when it is not base64.
+    if (decoded.claimedBytes > limits.maxBytes) throw new ImageRejected(`is larger than ${limits.maxBytes} bytes`);
+    if (!decoded.bytes) throw new ImageRejected('is not base64');
+    const bytes = decoded.bytes;
     const format = sniffFormat(bytes);
     if (!format) throw new ImageRejected('is not a PNG, JPEG, GIF or WebP image (judged by its content, not its claimed type)');
 
@@ -65,7 +72,7 @@ export class ImageProcessor {
     const encoded = await this.reencode(bytes, format, { animated, rotate, pixelLimit }).catch(() => {
       throw new ImageRejected(`could not be decoded as ${format.toUpperCase()}: the data is truncated or corrupt`);
     });
-    const sha256 = createHash('sha256').update(encoded.data).digest('hex');
+    const sha256 = Buffer.from(await webcrypto.subtle.digest('SHA-256', encoded.data)).toString('hex');
     return {
       type,
       format,
@@ -76,31 +83,6 @@ export class ImageProcessor {
       height: encoded.info.pageHeight ?? encoded.info.height,
       frames: animated ? frames : 1,
     };
-  }
-
-  /** Strict base64 (Buffer.from skips characters it does not know, which would pass garbage on as bytes). */
-  private decodeBase64(data: string, maxBytes: number): Buffer {
-    const body = data.replace(DATA_URL_PREFIX, '');
-    // Checked on the text first, so an oversized upload is never decoded.
-    const padding = body.endsWith('==') ? 2 : body.endsWith('=') ? 1 : 0;
-    if (Math.floor((body.length * 3) / 4) - padding > maxBytes) {
-      throw new ImageRejected(`is larger than ${maxBytes} bytes`);
-    }
-    if (body.length === 0 || body.length % 4 !== 0) throw new ImageRejected('is not base64');
-    // Native passes only (a regular expression over megabytes of base64 holds the event loop for ~60 ms per image):
-    // the decoder skips what is not base64, so anything foreign shows as missing bytes, except the base64url
-    // letters it also takes, and `=` anywhere but at the end.
-    const bytes = Buffer.from(body, 'base64');
-    const firstPad = body.indexOf('=');
-    if (
-      bytes.length !== (body.length / 4) * 3 - padding ||
-      (firstPad >= 0 && firstPad < body.length - padding) ||
-      body.includes('-') ||
-      body.includes('_')
-    ) {
-      throw new ImageRejected('is not base64');
-    }
-    return bytes;
   }
 
   private reencode(bytes: Buffer, format: ImageFormat, options: { animated: boolean; rotate: boolean; pixelLimit: number }) {

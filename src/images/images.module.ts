@@ -16,6 +16,8 @@
  * - **Listed** in the `images` of `account.getInfo` and `account.getSettings` (`AccountImagesService.list`).
  * - **Body limit**: this operation alone accepts bodies up to `IMAGE_UPLOAD_BODY_LIMIT_BYTES` (see
  *   JsonBodyMiddleware); every other keeps `BODY_LIMIT_BYTES`.
+ * - **Off the event loop**: the body is parsed and each `data` decoded on the JSON body thread; the controller gets
+ *   the bytes through `@Base64Fields()` (the body's `data` is then ''), libvips and the SHA-256 run on the threadpool.
  */
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';

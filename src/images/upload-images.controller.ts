@@ -1,6 +1,7 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorator';
+import { Base64Fields, DecodedFields } from '../common/http/base64-fields';
 import { Principal } from '../auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { AccountImagesService } from './account-images.service';
@@ -26,7 +27,9 @@ export class UploadImagesController {
   async uploadImages(
     @CurrentPrincipal() principal: Principal,
     @Body() body: V1AccountUploadImagesRequestBody,
+    // The images' bytes, decoded off the event loop with the body (its `data` fields then hold '').
+    @Base64Fields() decoded: DecodedFields,
   ): Promise<V1AccountUploadImagesResponseBody> {
-    return { images: await this.images.upload(principal.accountId, body.images) };
+    return { images: await this.images.upload(principal.accountId, body.images, decoded) };
   }
 }

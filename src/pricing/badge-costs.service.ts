@@ -20,7 +20,7 @@ const INT32_MAX = 2_147_483_647;
  * One index range of the account's badges (`account_badges` by account) joined to the set prices by primary key:
  * O(badges held), never the whole table. Sets not priced yet add nothing.
  */
-const COSTS = `
+export const BADGE_COSTS_SQL = `
   SELECT COALESCE(sum(ab.level::bigint * p.set_price) FILTER (WHERE NOT b.is_foil), 0)::bigint AS normal,
          COALESCE(sum(ab.level::bigint * p.set_price) FILTER (WHERE b.is_foil), 0)::bigint AS foil
     FROM account_badges ab
@@ -28,17 +28,22 @@ const COSTS = `
     JOIN app_market_prices p ON p.app_id = b.app_id AND p.badge_type = CASE WHEN b.is_foil THEN 'foil' ELSE 'normal' END
    WHERE ab.account_id = $1`;
 
+/** The costs from a row of BADGE_COSTS_SQL (sums of cents, as PostgreSQL returns bigints: text). */
+export function toBadgeCosts(row: { normal: string | number; foil: string | number } | undefined): BadgeCosts {
+  // The wire fields are int32: a collection worth more than $21M reads as the largest value.
+  const clamp = (cents: number) => Math.min(INT32_MAX, cents);
+  const normal = Number(row?.normal ?? 0);
+  const foil = Number(row?.foil ?? 0);
+  return { appCost: clamp(normal + foil), foilBadgeCost: clamp(foil), normalBadgeCost: clamp(normal) };
+}
+
 /** What an account's badges cost to craft at the market prices the pricing job keeps (profile cost fields). */
 @Injectable()
 export class BadgeCostsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async forAccount(accountId: number): Promise<BadgeCosts> {
-    const [row]: { normal: string; foil: string }[] = await this.dataSource.query(COSTS, [accountId]);
-    // The wire fields are int32: a collection worth more than $21M reads as the largest value.
-    const clamp = (cents: number) => Math.min(INT32_MAX, cents);
-    const normal = Number(row?.normal ?? 0);
-    const foil = Number(row?.foil ?? 0);
-    return { appCost: clamp(normal + foil), foilBadgeCost: clamp(foil), normalBadgeCost: clamp(normal) };
+    const [row]: { normal: string; foil: string }[] = await this.dataSource.query(BADGE_COSTS_SQL, [accountId]);
+    return toBadgeCosts(row);
   }
 }

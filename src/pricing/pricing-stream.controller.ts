@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { Observable } from 'rxjs';
 import { StreamHeartbeat } from '../common/wire/stream-events.dto';
 import { WireStream } from '../common/wire/wire-operation.decorator';
+import { LastEventId } from '../common/replay/last-event-id.decorator';
 import { MarketPriceTick } from './dto/market-price-tick.dto';
 import { PricingStreamService } from './pricing-stream.service';
 
@@ -17,12 +18,13 @@ export class PricingStreamController {
     description: 'Every change the worker’s pricing job sees in the market price of an app’s normal or foil card set, as it happens.',
     auth: 'optional',
     errors: [500],
+    resync: 'Its `refetch` names `app.listBadges` (the stored prices).',
     events: [
       { name: 'market-price-tick', data: MarketPriceTick, when: 'each time the market price of an app’s normal or foil card set changes.' },
       { name: 'heartbeat', data: StreamHeartbeat, when: 'every `STREAM_HEARTBEAT_MS` (15 s).', example: { heartbeat: 1 } },
     ],
   })
-  subscribe(): Observable<MessageEvent> {
-    return this.streams.open();
+  subscribe(@LastEventId() lastEventId: string | undefined): Observable<MessageEvent> {
+    return this.streams.open(lastEventId);
   }
 }

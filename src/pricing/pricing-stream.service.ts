@@ -1,14 +1,16 @@
 import { Inject, Injectable, MessageEvent } from '@nestjs/common';
-import { map, merge, Observable } from 'rxjs';
+import { from, Observable } from 'rxjs';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { heartbeats } from '../common/wire/heartbeats';
 import { StreamLifecycle } from '../common/wire/stream-lifecycle.service';
+import { resumableStream } from '../common/replay/resumable-stream';
 import { PriceTicks } from './price-ticks';
 
 /**
  * `badge.pricing.subscribe`: every price change the pricing job publishes, to every subscriber (clients filter on
- * their side), between heartbeats. Nothing is replayed on connect: the stored prices are what the badge reads serve.
+ * their side), between heartbeats. A new stream replays nothing (the stored prices are what the badge reads
+ * serve); a reconnecting one (`Last-Event-ID`) gets the ticks it missed.
  */
 @Injectable()
 export class PricingStreamService {
@@ -18,8 +20,13 @@ export class PricingStreamService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  open(): Observable<MessageEvent> {
-    const ticks = this.ticks.stream().pipe(map((tick): MessageEvent => ({ type: 'market-price-tick', data: tick })));
-    return merge(ticks, heartbeats('heartbeat', this.config.streamHeartbeatMs)).pipe(this.lifecycle.untilShutdown());
+  open(lastEventId?: string): Observable<MessageEvent> {
+    return resumableStream({
+      tail: this.ticks.tail,
+      lastEventId,
+      refetch: ['app.listBadges'],
+      render: (entries) => from(entries.map((entry): MessageEvent => ({ type: entry.event, id: entry.id, data: entry.data }))),
+      heartbeats: heartbeats('heartbeat', this.config.streamHeartbeatMs),
+    }).pipe(this.lifecycle.untilShutdown());
   }
 }

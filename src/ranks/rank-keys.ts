@@ -21,6 +21,11 @@ export class RankKeys {
     return redisKey(this.config, 'ranks', 'lock');
   }
 
+  /** Every key of a version starts with this followed by the version and `:` (see profile-ranks.lua.ts). */
+  get versionPrefix(): string {
+    return redisKey(this.config, 'ranks', 'v');
+  }
+
   /** Sorted set of one board (by its column) in one scope: member = encoded account id, score = the column. */
   board(version: string, column: string, scope: string): string {
     return redisKey(this.config, 'ranks', `v${version}`, 'b', column, scope);

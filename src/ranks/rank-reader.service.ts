@@ -6,6 +6,7 @@ import { ProblemException } from '../common/problem/problem.exception';
 import { REDIS } from '../common/redis/redis.module';
 import { RankEngine } from './rank-engine.service';
 import { RankKeys } from './rank-keys';
+import { PROFILE_RANKS_LUA } from './profile-ranks.lua';
 import { CHANGE_BOARDS, COLUMN_BOARDS } from '../leaderboards/account-boards';
 import {
   LocationFilter,
@@ -59,6 +60,11 @@ export interface AccountBoardRanks {
 const UNION_TTL_SECONDS = 20;
 const CELLS_TTL_MS = 10_000;
 
+/** The level of a scope key, by its first two characters (see scopeKeysOf). */
+const LEVEL_OF_SCOPE: Record<string, ScopeLevel> = { g: 'global', 'r:': 'region', 'c:': 'country', 's:': 'state', 't:': 'city' };
+
+type ProfileRanksScript = (versionKey: string, versionPrefix: string, ...args: string[]) => Promise<(string | number)[]>;
+
 /**
  * The rank engine's reader side: scopes, ranks, windows and board sizes, each a few O(log N) Redis calls.
  * Order on every board: score descending, then lower account id. Accounts scoring 0 are not kept in the sets
@@ -67,12 +73,18 @@ const CELLS_TTL_MS = 10_000;
 @Injectable()
 export class RankReader {
   private cells: { version: string; at: number; cells: string[] } | null = null;
+  private readonly profileRanksScript: ProfileRanksScript;
 
   constructor(
     private readonly engine: RankEngine,
     @Inject(REDIS) private readonly redis: Redis,
     @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
+  ) {
+    // defineCommand runs the script by EVALSHA, loading it once per connection.
+    redis.defineCommand('badgeStatsProfileRanks', { numberOfKeys: 1, lua: PROFILE_RANKS_LUA });
+    const command = (redis as unknown as Record<string, ProfileRanksScript>).badgeStatsProfileRanks;
+    this.profileRanksScript = command.bind(redis) as ProfileRanksScript;
+  }
 
   private get keys(): RankKeys {
     return this.engine.keys;
@@ -193,8 +205,6 @@ export class RankReader {
 
   /** Every column board's ranks of an account (null when it is not on the boards: never refreshed). */
   async accountRanks(accountId: number, account?: Record<string, unknown>): Promise<Map<string, AccountBoardRanks> | null> {
-    const version = await this.currentVersion();
-    if (!version) return null;
     const columns = RANKED_COLUMNS;
     // The caller may already hold the account (the profile does): its entity has the columns as properties.
     const [row]: Record<string, unknown>[] = account
@@ -204,7 +214,7 @@ export class RankReader {
         ]);
     if (!row) return null;
     const scores = Object.fromEntries(columns.map((column) => [column, Number(row[column])]));
-    const byColumn = await this.profileRanks(version, accountId, columns, scores);
+    const byColumn = await this.profileRanks(accountId, columns, scores);
     if (!byColumn) return null;
     return new Map(
       PROFILE_RANK_BOARDS.map((board) => {
@@ -225,31 +235,32 @@ export class RankReader {
     return this.redis.hget(this.keys.placement(version), String(accountId));
   }
 
-  /** The account's ranks in its five scopes and the size of each (0 where it has no such location). */
-  async profileRanks(version: string, accountId: number, columns: string[], scores: Record<string, number>) {
-    const cell = await this.cellOf(version, accountId);
-    if (cell === null) return null;
-    const scopes = scopeKeysOf(cell);
-    const levels = SCOPE_LEVELS.filter((level) => scopes[level]);
-    const populations = await this.redis.hmget(this.keys.population(version), ...levels.map((level) => scopes[level]!));
-    const pipeline = this.redis.pipeline();
-    for (const column of columns)
-      for (const level of levels) {
-        const key = this.keys.board(version, column, scopes[level]!);
-        if (scores[column] > 0) pipeline.zrevrank(key, memberOf(accountId));
-        else pipeline.zcard(key);
-      }
-    // A rank index (0-based) or a set size; null only if the account's entry went missing (0 = unknown rank).
-    const results = (await pipeline.exec())!.map(([, value]) => (value === null ? -1 : Number(value)));
+  /**
+   * The account's ranks in its five scopes and the size of each (0 where it has no such location): one script
+   * (profile-ranks.lua.ts). Null without a version or when the account is not on the boards (never refreshed).
+   */
+  private async profileRanks(accountId: number, columns: string[], scores: Record<string, number>) {
+    const flags = columns.flatMap((column) => [column, scores[column] > 0 ? '1' : '0']);
+    const out = await this.profileRanksScript(this.keys.version, this.keys.versionPrefix, String(accountId), memberOf(accountId), ...flags);
+    if (out.length === 0) {
+      void this.engine.ensureBuilt();
+      return null;
+    }
+    if (out.length === 1) return null;
+    const n = Number(out[1]);
+    const levels = out.slice(2, 2 + n).map((scope) => LEVEL_OF_SCOPE[String(scope).slice(0, 2)] ?? 'global');
+    const populations = out.slice(2 + n, 2 + 2 * n).map(Number);
+    // A rank index (0-based) or a set size; -1 only if the account's entry went missing (0 = unknown rank).
+    const results = out.slice(2 + 2 * n).map(Number);
     const byColumn = new Map<string, { ranks: number[]; totals: number[] }>();
     columns.forEach((column, c) => {
       const ranks = SCOPE_LEVELS.map((level: ScopeLevel) => {
         const i = levels.indexOf(level);
-        return i < 0 ? 0 : results[c * levels.length + i] + 1;
+        return i < 0 ? 0 : results[c * n + i] + 1;
       });
       const totals = SCOPE_LEVELS.map((level: ScopeLevel) => {
         const i = levels.indexOf(level);
-        return i < 0 ? 0 : Number(populations[i] ?? 0);
+        return i < 0 ? 0 : populations[i];
       });
       byColumn.set(column, { ranks, totals });
     });

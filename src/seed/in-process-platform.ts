@@ -12,8 +12,8 @@ const ORIGIN = 'http://simulator.in-process';
 
 /**
  * PlatformHttp without the network: the simulator's router answers in the same thread, at the tick the seed is
- * generating. The URL is still built by PlatformHttp and the body still parsed from the wire JSON, so the client's
- * parsing and mappers see exactly what they would see over HTTP.
+ * generating. The URL is still built by PlatformHttp and routed by the simulator, and the client's mappers get the
+ * handler's JSON value (equal to the parsed wire JSON), so they see exactly what they would see over HTTP.
  */
 class InProcessHttp extends PlatformHttp {
   constructor(
@@ -36,6 +36,8 @@ class InProcessHttp extends PlatformHttp {
     if (response.status !== 200 && response.status !== 401 && response.status !== 403)
       throw new PlatformHttpError(response.status, `GET ${path}`);
     if (format === 'text') return { status: response.status, body: response.body };
+    // A JSON answer's value as the handler built it: what JSON.parse would return, without rendering and parsing it.
+    if (response.value !== undefined) return { status: response.status, body: response.value };
     let body: unknown;
     try {
       body = JSON.parse(response.body);
@@ -64,7 +66,7 @@ export class InProcessPlatformClient extends PlatformClient {
   }
 
   /**
-   * The community inventory, already folded by class. An account holds 800 assets on average (up to 12,000), and
+   * The community inventory, already folded by class. An account holds ~200 assets on average (up to 12,000), and
    * mapping each through toInventoryItem costs about as much as generating it, while what the writer stores is the
    * fold: one row per class, named by its first asset, with the summed amount. So the raw assets are folded first
    * (on the two fields the mapper copies verbatim: classid, and amount as a number) and only each class's first

@@ -7,6 +7,8 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { RedisChannel } from '../common/redis/redis-channel';
 import { REDIS, redisKey } from '../common/redis/redis.module';
+import { ReplayLog } from '../common/replay/replay-log';
+import { ReplayTail } from '../common/replay/replay-tail';
 import { MaintenanceEvent } from './dto/maintenance.dto';
 import { MaintenanceEventEntity } from './entities/maintenance-event.entity';
 
@@ -20,10 +22,18 @@ export interface NewMaintenanceEvent {
   createdBy?: number | null;
 }
 
-/** Site-wide broadcasts: kept in PostgreSQL, and every change announced so open `site.subscribe` streams resend the set. */
+/** Changes kept for resuming `site.subscribe` (each entry only says "changed"; the set is read when sent). */
+export const SITE_REPLAY_MAXLEN = 100;
+
+/**
+ * Site-wide broadcasts: kept in PostgreSQL, and every change announced (on the channel and in the replay log) so
+ * open `site.subscribe` streams resend the set.
+ */
 @Injectable()
 export class MaintenanceService implements OnModuleDestroy {
   readonly changes: RedisChannel<{ changed: true }>;
+  /** The live end of the replay log in this process, shared by every `site.subscribe` stream. */
+  readonly tail: ReplayTail;
 
   constructor(
     @InjectRepository(MaintenanceEventEntity) private readonly events: Repository<MaintenanceEventEntity>,
@@ -31,6 +41,7 @@ export class MaintenanceService implements OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.changes = new RedisChannel(redis, redisKey(config, 'events', 'site'));
+    this.tail = new ReplayTail(new ReplayLog(redis, redisKey(config, 'replay', 'site'), { maxLen: SITE_REPLAY_MAXLEN }), this.changes);
   }
 
   async create(input: NewMaintenanceEvent): Promise<MaintenanceEventEntity> {
@@ -46,20 +57,24 @@ export class MaintenanceService implements OnModuleDestroy {
         createdBy: input.createdBy ?? null,
       }),
     );
-    await this.changes.publish({ changed: true });
+    await this.announce();
     return saved;
   }
 
   async setEnabled(uid: string, enabled: boolean): Promise<boolean> {
     const result = await this.events.update({ uid }, { enabled });
-    if (result.affected) await this.changes.publish({ changed: true });
+    if (result.affected) await this.announce();
     return Boolean(result.affected);
   }
 
   async remove(uid: string): Promise<boolean> {
     const result = await this.events.delete({ uid });
-    if (result.affected) await this.changes.publish({ changed: true });
+    if (result.affected) await this.announce();
     return Boolean(result.affected);
+  }
+
+  private announce(): Promise<void> {
+    return this.tail.log.append(this.changes.name, { changed: true }, [{ event: 'maintenance-changed' }]);
   }
 
   /** The full current set, newest first, as the stream sends it. */

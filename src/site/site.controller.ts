@@ -1,12 +1,14 @@
 import { Controller, Inject, MessageEvent } from '@nestjs/common';
 import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
-import { defer, from, map, merge, mergeMap, Observable } from 'rxjs';
+import { defer, from, map, Observable } from 'rxjs';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { heartbeats } from '../common/wire/heartbeats';
 import { StreamLifecycle } from '../common/wire/stream-lifecycle.service';
 import { StreamHeartbeat } from '../common/wire/stream-events.dto';
 import { WireStream } from '../common/wire/wire-operation.decorator';
+import { LastEventId } from '../common/replay/last-event-id.decorator';
+import { resumableStream } from '../common/replay/resumable-stream';
 import { MaintenanceChangedEvent, MaintenanceEvent } from './dto/maintenance.dto';
 import { MaintenanceService } from './maintenance.service';
 
@@ -26,22 +28,32 @@ export class SiteController {
     description: 'Operator broadcasts (CLI `maintenance …`): the full current set on connect and after every change.',
     auth: 'optional',
     errors: [500],
+    resync: 'Its `refetch` is empty: the full current set follows at once.',
     events: [
       {
         name: 'maintenance-changed',
         data: MaintenanceChangedEvent,
-        when: 'first, at once, then after every change: the full current set.',
+        when:
+          'first, at once (unless the stream resumes), then after every change: the full current set. A resumed stream that missed ' +
+          'changes is sent the current set once.',
         example: { items: [] },
       },
       { name: 'heartbeat', data: StreamHeartbeat, when: 'every `STREAM_HEARTBEAT_MS` (15 s).', example: { heartbeat: 1 } },
     ],
   })
-  subscribe(): Observable<MessageEvent> {
-    const snapshot = () =>
-      defer(() => from(this.maintenance.current())).pipe(map((items): MessageEvent => ({ type: 'maintenance-changed', data: { items } })));
-    // Listen first; the first snapshot is read once the subscription is active, so no change falls in between.
-    const updates = this.maintenance.changes.listen().pipe(mergeMap(() => snapshot()));
-    const first = defer(() => from(this.maintenance.changes.ready())).pipe(mergeMap(() => snapshot()));
-    return merge(updates, first, heartbeats('heartbeat', this.config.streamHeartbeatMs)).pipe(this.lifecycle.untilShutdown());
+  subscribe(@LastEventId() lastEventId: string | undefined): Observable<MessageEvent> {
+    // Each change entry only says "changed": the set is read when sent, once per batch of changes (the newest id).
+    const current = (id: string) =>
+      defer(() => from(this.maintenance.current())).pipe(
+        map((items): MessageEvent => ({ type: 'maintenance-changed', id, data: { items } })),
+      );
+    return resumableStream({
+      tail: this.maintenance.tail,
+      lastEventId,
+      refetch: [],
+      start: current,
+      render: (entries) => current(entries[entries.length - 1].id),
+      heartbeats: heartbeats('heartbeat', this.config.streamHeartbeatMs),
+    }).pipe(this.lifecycle.untilShutdown());
   }
 }

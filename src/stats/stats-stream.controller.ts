@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { Observable } from 'rxjs';
 import { StreamHeartbeat } from '../common/wire/stream-events.dto';
 import { WireStream } from '../common/wire/wire-operation.decorator';
+import { LastEventId } from '../common/replay/last-event-id.decorator';
 import { StatsUpdatedEvent } from './dto/stats-events.dto';
 import { V1Stats } from './dto/v1-stats.dto';
 import { StatsStreamService } from './events/stats-stream.service';
@@ -18,8 +19,14 @@ export class StatsStreamController {
     description: 'The platform totals of `stats.getStats` as they change: a snapshot first, then every committed change as a delta.',
     auth: 'optional',
     errors: [500],
+    resync:
+      'Its `refetch` is empty: a new `stats-snapshot` follows at once. A resumed stream sends the missed `stats-updated` and no snapshot.',
     events: [
-      { name: 'stats-snapshot', data: V1Stats, when: 'first, at once (with its `$schema`).' },
+      {
+        name: 'stats-snapshot',
+        data: V1Stats,
+        when: 'first, at once (with its `$schema`), unless the stream resumes; its id is the position of the deltas it includes.',
+      },
       {
         name: 'stats-updated',
         data: StatsUpdatedEvent,
@@ -29,7 +36,7 @@ export class StatsStreamController {
       { name: 'stats-heartbeat', data: StreamHeartbeat, when: 'every `STREAM_HEARTBEAT_MS` (15 s).', example: { heartbeat: 1 } },
     ],
   })
-  subscribe(): Observable<MessageEvent> {
-    return this.streams.open();
+  subscribe(@LastEventId() lastEventId: string | undefined): Observable<MessageEvent> {
+    return this.streams.open(lastEventId);
   }
 }

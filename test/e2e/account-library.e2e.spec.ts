@@ -13,9 +13,12 @@ describe('account.listApps and account.listFriends', () => {
     await ctx.startWorker();
     const universe = ctx.simulator.universe;
     const tick = universe.tickAt(ctx.clock.now);
-    // A public account with a public friend, and enough games for more than one page.
+    // A public account with a public friend, enough games for more than one page, and trading cards to group into sets
+    // (most inventories hold a single item or none).
+    const holdsCards = (id: number) =>
+      universe.inventory(id).some((item) => item.marketFeeApp !== undefined && item.tags.some((t) => t.internalName === 'item_class_2'));
     for (let id = 2; id < 300 && !accountId; id++) {
-      if (universe.isPrivate(id) || universe.ownedGames(id, tick).length <= 50) continue;
+      if (universe.isPrivate(id) || universe.ownedGames(id, tick).length <= 50 || !holdsCards(id)) continue;
       const friend = universe.friendIds(id, tick).find((f) => f <= 300 && !universe.isPrivate(f));
       if (friend) [accountId, friendId] = [id, friend];
     }

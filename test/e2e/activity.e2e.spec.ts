@@ -1,6 +1,6 @@
 import { AddressInfo } from 'node:net';
 import { openSse } from '../support/sse';
-import { startPipeline, PipelineContext } from '../support/pipeline';
+import { accountGainingXp, PipelineContext, startPipeline } from '../support/pipeline';
 
 describe('activity feeds', () => {
   let ctx: PipelineContext;
@@ -17,11 +17,7 @@ describe('activity feeds', () => {
     key = await ctx.apiKey(1);
     await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES (1, 'staff')`);
     await ctx.startWorker();
-    const universe = ctx.simulator.universe;
-    const [now, later] = [universe.tickAt(ctx.clock.now), universe.tickAt(ctx.clock.now + DAYS_90)];
-    accountId = [...Array(98).keys()]
-      .map((i) => i + 2)
-      .find((id) => universe.badges(id, later).playerXp - universe.badges(id, now).playerXp >= 300)!;
+    accountId = accountGainingXp(ctx, DAYS_90);
     await ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { accountId } }).expect(204);
     await ctx.waitForCompletion(accountId, key);
   });

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { GET_THE_STORES } from '../../src/common/lifecycle/preflight';
@@ -94,6 +95,55 @@ describe('the API process', () => {
     api.kill('SIGTERM');
     const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 10_000))]);
     expect(code).toBe(0);
+  }, 120_000);
+
+  it('should serve from API_PROCESSES processes on one port and stop all of them on SIGTERM', async () => {
+    const clusterPort = port + 1;
+    const platform = await closedPort(); // no embedded simulator with several processes; reads need no platform
+    const primary = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', 'main.ts')], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(clusterPort),
+        PLATFORM_API_URL: `http://127.0.0.1:${platform}`,
+        API_PROCESSES: '2',
+        DATABASE_URL: ctx.config.databaseUrl,
+        REDIS_URL: ctx.config.redisUrl,
+        REDIS_PREFIX: ctx.config.redisPrefix,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: 'ignore',
+    });
+    try {
+      const deadline = Date.now() + 90_000;
+      let healthy = 0;
+      // Both servers up: every answer comes from one of the primary's two children.
+      while (healthy < 20 && Date.now() < deadline) {
+        const ok = await fetch(`http://127.0.0.1:${clusterPort}/health`, { headers: { Connection: 'close' } }).then(
+          (res) => res.ok,
+          () => false,
+        );
+        healthy = ok ? healthy + 1 : 0;
+        if (!ok) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(healthy).toBe(20);
+      const children = readdirSync('/proc').filter((entry) => {
+        if (!/^\d+$/.test(entry)) return false;
+        try {
+          return Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === primary.pid;
+        } catch {
+          return false;
+        }
+      });
+      expect(children).toHaveLength(2);
+      const exited = new Promise((resolve) => primary.once('exit', (code, signal) => resolve(code ?? signal)));
+      primary.kill('SIGTERM');
+      const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 15_000))]);
+      expect(code).toBe(0);
+      expect(children.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
+    } finally {
+      if (primary.exitCode === null) primary.kill('SIGKILL');
+    }
   }, 120_000);
 
   it('should stop boot with one JSON line naming DATABASE_URL, masked, when PostgreSQL is unreachable', async () => {

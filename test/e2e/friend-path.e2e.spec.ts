@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { FriendGraphService } from '../../src/accounts/friend-graph.service';
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
-import { FriendGraphService, Reach } from '../../src/accounts/friend-graph.service';
 import { FriendGraphCache } from '../../src/accounts/friends/friend-graph-cache.service';
 import { findFriendPaths } from '../../src/accounts/friends/friend-search';
 import { startPipeline, PipelineContext } from '../support/pipeline';
+import { referenceFriendPaths } from '../support/reference-friend-paths';
 
 const steamIdOf = (accountId: number) => (76561197960265728n + BigInt(accountId)).toString();
 const idOf = (steamId: string) => Number(BigInt(steamId) - 76561197960265728n);
@@ -31,25 +32,8 @@ describe('account.findFriendPath', () => {
   };
 
   /** The paths the former one-sided search listed (breadth-first from `from`, FriendGraphService.paths), as ids. */
-  const referencePaths = (from: number, to: number, limit: number, exclude = new Set<number>()) => {
-    const reach: Reach = { distance: new Map([[from, 0]]), parents: new Map() };
-    let frontier = [from];
-    for (let depth = 1; depth <= 6 && frontier.length && !reach.distance.has(to); depth++) {
-      const next: number[] = [];
-      for (const a of frontier)
-        for (const b of edges.get(a) ?? []) {
-          if (exclude.has(b)) continue;
-          const known = reach.distance.get(b);
-          if (known === undefined) {
-            reach.distance.set(b, depth);
-            reach.parents.set(b, [a]);
-            next.push(b);
-          } else if (known === depth) reach.parents.get(b)!.push(a);
-        }
-      frontier = next.filter((id) => id !== to);
-    }
-    return FriendGraphService.paths(reach, to, limit);
-  };
+  const referencePaths = (from: number, to: number, limit: number, exclude = new Set<number>()) =>
+    referenceFriendPaths((id) => edges.get(id) ?? [], from, to, { exclude, limit });
   const idsOf = (body: { found: boolean; paths: { distance: number; path: ({ steamId: string } | null)[] }[] }) =>
     body.paths.map(({ distance, path }) => {
       expect(path).toHaveLength(distance + 1);

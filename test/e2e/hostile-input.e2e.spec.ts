@@ -74,7 +74,9 @@ describe('hostile input derived from the OpenAPI document', () => {
     kind: string,
     raw?: { data: string | Buffer; type?: string; encoding?: string },
   ): Promise<Answer> {
-    let req = ctx.http().post(`/v1/${operation}`).set('Authorization', `Bearer ${token}`);
+    // account.logout ends the session it is sent with when it succeeds: it gets one of its own each time.
+    const credential = operation === 'account.logout' ? (await ctx.session(TRACKED_ACCOUNT)).sessionToken : token;
+    let req = ctx.http().post(`/v1/${operation}`).set('Authorization', `Bearer ${credential}`);
     if (raw) {
       if (raw.type !== undefined) req = req.set('Content-Type', raw.type);
       if (raw.encoding) req = req.set('Content-Encoding', raw.encoding);
@@ -202,7 +204,9 @@ describe('hostile input derived from the OpenAPI document', () => {
         ['gzip', { data: gzipSync(base), type: 'application/json', encoding: 'gzip' }, [415]],
         ['deflate', { data: base, type: 'application/json', encoding: 'deflate' }, [415]],
         ['latin1', { data: Buffer.from(base, 'latin1'), type: 'application/json; charset=iso-8859-1' }, [415]],
-        ['utf-16 garbled', { data: Buffer.from(base, 'utf16le'), type: 'application/json; charset=utf-16' }, [400, 415]],
+        // superagent sends a Buffer under a JSON Content-Type as `{"type":"Buffer","data":[…bytes]}`: read as UTF-16 it is
+        // garbage (400), unless its byte array is over 1,000 items (a sample of 500+ characters), which the structure check refuses first (422).
+        ['utf-16 garbled', { data: Buffer.from(base, 'utf16le'), type: 'application/json; charset=utf-16' }, [400, 415, 422]],
         ['over the limit', { data: JSON.stringify({ x: 'a'.repeat(bodyLimitOf(operation.id)) }), type: 'application/json' }, [413]],
       ];
       if (!operation.noBody) cases.push(['null', { data: 'null', type: 'application/json' }, [422]]);

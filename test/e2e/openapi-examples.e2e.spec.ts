@@ -1,5 +1,5 @@
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
-import { EXAMPLE_ACCOUNT } from '../../src/common/openapi/request-examples';
+import { EXAMPLE_ACCOUNT, WEBHOOK_EXAMPLES } from '../../src/common/openapi/request-examples';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 
 interface Operation {
@@ -30,10 +30,11 @@ describe('OpenAPI request examples', () => {
   });
   afterAll(() => ctx.close());
 
-  const run = (operation: Operation) => {
+  const run = (operation: Operation, substitute: Record<string, unknown> = {}) => {
     const request = ctx.http().post(`/v1/${operation.operationId}`);
     const credential = credentials[operation['x-access']] ?? credentials.any;
-    const example = operation.requestBody?.content['application/json']?.example;
+    const written = operation.requestBody?.content['application/json']?.example;
+    const example = written === undefined ? undefined : { ...(written as object), ...substitute };
     return example === undefined
       ? request.set('Authorization', `Bearer ${credential}`)
       : request.set('Authorization', `Bearer ${credential}`).send(example as object);
@@ -62,12 +63,25 @@ describe('OpenAPI request examples', () => {
       .send({ id: { accountId: EXAMPLE_ACCOUNT.friendAccountId } })
       .expect(204);
     const failures: string[] = [];
-    for (const operation of operations) {
-      // Not runnable as written: a refresh token is a secret each caller has its own of.
-      if (operation.operationId === 'account.refreshSession' || starters.includes(operation.operationId)) continue;
-      const res = await run(operation);
+    // Not runnable as written: a refresh token, and a signed assertion, are secrets each caller has its own of.
+    const secretBodies = ['account.refreshSession', 'account.login'];
+    // They name the caller's own app, as their examples say: the one the createDeveloperApp example made; run after it.
+    const ownApp = ['account.updateDeveloperApp', 'account.deleteDeveloperApp'];
+    // Ends the session the other examples run with: last.
+    const last = ['account.logout'];
+    // The webhook examples name an app or endpoint of the caller's own (placeholders): not runnable as written.
+    const later = [...secretBodies, ...starters, ...ownApp, ...last, ...Object.keys(WEBHOOK_EXAMPLES)];
+    let keyId: string | undefined;
+    const check = (operation: Operation, res: { status: number; body: unknown }) => {
       if (res.status >= 300) failures.push(`${operation.operationId}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+    };
+    for (const operation of operations) {
+      if (later.includes(operation.operationId)) continue;
+      const res = await run(operation);
+      if (operation.operationId === 'account.createDeveloperApp') keyId = res.body?.developerApp?.keyId;
+      check(operation, res);
     }
+    for (const id of [...ownApp, ...last]) check(byId.get(id)!, await run(byId.get(id)!, { keyId }));
     expect(failures).toEqual([]);
   });
 });

@@ -49,7 +49,7 @@ describe('OpenAPI document and Swagger UI', () => {
     for (const operation of operations) {
       const where = operation.operationId;
       expect([where, operation.description]).toEqual([where, expect.stringMatching(/^\*\*Access:\*\* .+\n\n\S/)]);
-      expect(['any', 'session', 'optional', 'refresh-token', 'public']).toContain(operation['x-access']);
+      expect(['any', 'session', 'optional', 'refresh-token', 'sign-in', 'public']).toContain(operation['x-access']);
       // Optional headers are optional, and each is listed once.
       const headers = (operation.parameters ?? []).filter((p) => p.in === 'header');
       expect(headers.filter((p) => p.required).map((p) => `${where} ${p.name}`)).toEqual([]);

@@ -25,6 +25,7 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { currentRequestId } from '../../src/common/logging/request-context';
 import { rebuildDerivedState } from '../../src/derived/derived-state';
+import { simulatorAssertion } from '../support/openid';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 
 const TABLES = new Set(['accounts', 'account_badges', 'account_apps', 'account_friends', 'groups']);
@@ -44,9 +45,17 @@ interface Fixture {
   /** A refreshed public account (its groups are listable). */
   publicAccount: number;
   refreshToken: string;
+  /** The caller's developer app (its API key) and a webhook endpoint of it. */
+  keyId: string;
+  webhookId: string;
+  /** A second developer app of the caller's, for the app writes (the first one's key makes the other calls). */
+  spareKeyId: string;
+  /** A fresh OpenID assertion from the simulator's provider (single use), and a session to end with logout. */
+  assertion: Record<string, string>;
+  signedInSession: string;
 }
 
-type Credential = 'key' | 'session' | 'none';
+type Credential = 'key' | 'session' | 'signedIn' | 'none';
 interface Operation {
   body: (f: Fixture) => Record<string, unknown>;
   /** The credential sent: the caller's API key unless said otherwise. */
@@ -61,7 +70,9 @@ const pathOf = (entry: string) => entry.split('#')[0];
  * One minimal valid body per routed POST operation, each called once. The writes are included (their reads are
  * request paths like any other; their INSERT / UPDATE / DELETE statements are not planned) and run last, in this
  * order: badge.setTags, account.queueUpdate, account.refreshInventory, account.uploadImages (an empty list: it
- * reads none of the four tables), account.refreshSession (it revokes the session). Only the path a minimal body
+ * reads none of the four tables), the webhook writes (deleteWebhook last of them), account.login, the developer-app writes (on a spare app),
+ * account.logout (of a session of its own), account.refreshSession (it
+ * revokes the session). Only the path a minimal body
  * takes is checked: per-app and per-badge boards, location filters, searches and deep rank windows take others.
  */
 const OPERATIONS: Record<string, Operation> = {
@@ -95,6 +106,8 @@ const OPERATIONS: Record<string, Operation> = {
   'account.listOwnedBadges': { body: () => ({}) },
   'account.listOwnedGroups': { body: (f) => id(f.publicAccount) },
   'account.updateProgress': { body: (f) => id(f.other) },
+  'account.listWebhooks': { body: (f) => ({ keyId: f.keyId }), as: 'session' },
+  'account.listWebhookDeliveries': { body: (f) => ({ webhookId: f.webhookId }), as: 'session' },
   'activity.listAccountFeed': { body: (f) => ({ accountId: f.other }) },
   'activity.listGlobalFeed': { body: () => ({}) },
   'app.listBadges': { body: (f) => ({ appId: f.badgeAppId }) },
@@ -126,6 +139,18 @@ const OPERATIONS: Record<string, Operation> = {
   'account.queueUpdate': { body: (f) => id(f.other) },
   'account.refreshInventory': { body: () => ({}) },
   'account.uploadImages': { body: () => ({ images: [] }), as: 'session' },
+  'account.createWebhook': {
+    body: (f) => ({ keyId: f.keyId, url: 'https://example.com/hooks', events: ['maintenance.changed'] }),
+    as: 'session',
+  },
+  'account.updateWebhook': { body: (f) => ({ webhookId: f.webhookId, description: 'renamed' }), as: 'session' },
+  'account.rotateWebhookSecret': { body: (f) => ({ webhookId: f.webhookId }), as: 'session' },
+  'account.deleteWebhook': { body: (f) => ({ webhookId: f.webhookId }), as: 'session' },
+  'account.login': { body: (f) => f.assertion, as: 'none' },
+  'account.createDeveloperApp': { body: () => ({ name: 'query plans', environment: 'development' }), as: 'session' },
+  'account.updateDeveloperApp': { body: (f) => ({ keyId: f.spareKeyId, name: 'renamed' }), as: 'session' },
+  'account.deleteDeveloperApp': { body: (f) => ({ keyId: f.spareKeyId }), as: 'session' },
+  'account.logout': { body: () => ({}), as: 'signedIn' },
   'account.refreshSession': { body: (f) => ({ refreshToken: f.refreshToken }), as: 'none' },
   'auth.createStreamTicket': { body: () => ({ stream: 'account.subscribe' }) },
 };
@@ -397,7 +422,31 @@ describe('request-path query plans', () => {
     const listed = await one<{ account_id: number }>(
       `SELECT account_id FROM accounts WHERE privacy = 'public' AND updated_at IS NOT NULL ORDER BY account_id LIMIT 1`,
     );
+    const keyId = `key_${key.split('_')[1]}`;
+    const webhook = await ctx
+      .http()
+      .post('/v1/account.createWebhook')
+      .set('Authorization', `Bearer ${session}`)
+      .send({ keyId, url: 'https://example.com/hooks', events: ['account.updated'], accountIds: [3] })
+      .expect(200);
+    const spare = await ctx
+      .http()
+      .post('/v1/account.createDeveloperApp')
+      .set('Authorization', `Bearer ${session}`)
+      .send({ name: 'spare', environment: 'development' })
+      .expect(200);
+    const returnTo = `${ctx.config.signIn.webAppOrigin}/`;
+    const signedIn = await ctx
+      .http()
+      .post('/v1/account.login')
+      .send(await simulatorAssertion(ctx.simulatorUrl, 5, returnTo))
+      .expect(200);
     fixture = {
+      keyId,
+      spareKeyId: spare.body.developerApp.keyId,
+      assertion: await simulatorAssertion(ctx.simulatorUrl, 6, returnTo),
+      signedInSession: signedIn.body.sessionToken,
+      webhookId: webhook.body.webhook.webhookId,
       publicAccount: listed.account_id,
       caller,
       other: 3,
@@ -477,7 +526,7 @@ describe('request-path query plans', () => {
     expect(all.filter((operation) => !OPERATIONS[operation])).toEqual([]);
     expect(Object.keys(OPERATIONS).filter((operation) => !all.includes(pathOf(operation)))).toEqual([]);
 
-    const bearer: Record<Credential, string | null> = { key, session, none: null };
+    const bearer: Record<Credential, string | null> = { key, session, signedIn: fixture.signedInSession, none: null };
     for (const [operation, { body, as = 'key' }] of Object.entries(OPERATIONS)) {
       const call = ctx
         .http()

@@ -49,14 +49,35 @@ describe('credential policies', () => {
 
   it('should keep public routes to the documented few', () => {
     const open = routesOf(ctx)
-      .filter((route) => route.policy === 'public' || route.policy === 'refresh-token')
+      .filter((route) => ['public', 'refresh-token', 'sign-in'].includes(String(route.policy)))
       .map((route) => `${route.method} ${route.path}`);
     expect(open.sort()).toEqual([
       'GET /health',
       'GET /images/:file',
       'GET /schemas/:file',
+      'POST /v1/account.login',
       'POST /v1/account.refreshSession',
       'POST /v1/donate.getGoal',
+    ]);
+  });
+
+  it("should keep the account holder's own operations to user sessions", () => {
+    const sessionOnly = routesOf(ctx)
+      .filter((route) => route.policy === 'session')
+      .map((route) => `${route.method} ${route.path}`);
+    expect(sessionOnly.sort()).toEqual([
+      'POST /v1/account.createDeveloperApp',
+      'POST /v1/account.createWebhook',
+      'POST /v1/account.deleteDeveloperApp',
+      'POST /v1/account.deleteWebhook',
+      'POST /v1/account.getSettings',
+      'POST /v1/account.listWebhookDeliveries',
+      'POST /v1/account.listWebhooks',
+      'POST /v1/account.logout',
+      'POST /v1/account.rotateWebhookSecret',
+      'POST /v1/account.updateDeveloperApp',
+      'POST /v1/account.updateWebhook',
+      'POST /v1/account.uploadImages',
     ]);
   });
 

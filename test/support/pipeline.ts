@@ -80,3 +80,17 @@ export async function startPipeline(
   };
   return pipeline;
 }
+
+/**
+ * A simulated account (2–99) whose player XP grows by at least `minXp` over the next `spanMs` of the pipeline's
+ * clock: one whose refresh after that span is sure to record activity (level-ups, XP milestones).
+ */
+export function accountGainingXp(ctx: PipelineContext, spanMs: number, minXp = 300): number {
+  const universe = ctx.simulator.universe;
+  const [now, later] = [universe.tickAt(ctx.clock.now), universe.tickAt(ctx.clock.now + spanMs)];
+  const found = [...Array(98).keys()]
+    .map((i) => i + 2)
+    .find((id) => universe.badges(id, later).playerXp - universe.badges(id, now).playerXp >= minXp);
+  if (found === undefined) throw new Error(`no simulated account gains ${minXp} XP in ${spanMs} ms`);
+  return found;
+}

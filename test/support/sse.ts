@@ -3,6 +3,8 @@ import { request } from 'node:http';
 export interface SseEvent {
   event: string;
   data: unknown;
+  /** The `id:` line, when the message has one. */
+  id?: string;
 }
 
 export interface SseConnection {
@@ -10,6 +12,8 @@ export interface SseConnection {
   contentType: string;
   headers: Record<string, string | string[] | undefined>;
   events: SseEvent[];
+  /** Every message block as received (`event:`, `id:`, `retry:`, `data:` lines), data-less ones included. */
+  blocks: string[];
   body: string;
   /** Resolves with the first event matching `predicate` (already received or still to come). */
   waitFor(predicate: (event: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
@@ -21,6 +25,7 @@ export function openSse(port: number, path: string, headers: Record<string, stri
   return new Promise((resolve, reject) => {
     const req = request({ port, host: '127.0.0.1', path, headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
       const events: SseEvent[] = [];
+      const blocks: string[] = [];
       const waiters: { predicate: (event: SseEvent) => boolean; resolve: (event: SseEvent) => void }[] = [];
       let buffer = '';
       const connection: SseConnection = {
@@ -28,6 +33,7 @@ export function openSse(port: number, path: string, headers: Record<string, stri
         contentType: String(res.headers['content-type'] ?? ''),
         headers: res.headers,
         events,
+        blocks,
         body: '',
         waitFor(predicate, timeoutMs = 10_000) {
           const found = events.find(predicate);
@@ -47,10 +53,12 @@ export function openSse(port: number, path: string, headers: Record<string, stri
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
+          if (block.trim()) blocks.push(block);
           const name = /^event: (.*)$/m.exec(block)?.[1];
           const data = /^data: (.*)$/m.exec(block)?.[1];
+          const id = /^id: (.*)$/m.exec(block)?.[1];
           if (!name) continue;
-          const event = { event: name, data: data ? JSON.parse(data) : null };
+          const event: SseEvent = { event: name, data: data ? JSON.parse(data) : null, ...(id !== undefined ? { id } : {}) };
           events.push(event);
           for (const waiter of [...waiters]) {
             if (waiter.predicate(event)) {

@@ -27,6 +27,13 @@ describe('loadConfig', () => {
     expect(config.simulator.embedded).toBe(false);
   });
 
+  it('should run one API process unless told otherwise, and several only without an embedded simulator', () => {
+    expect(loadConfig({}).apiProcesses).toBe(1);
+    expect(loadConfig({ API_PROCESSES: '2', SIMULATOR_URL: 'http://sim:3100' }).apiProcesses).toBe(2);
+    expect(() => loadConfig({ API_PROCESSES: '2' })).toThrow(/API_PROCESSES above 1 needs PLATFORM_API_URL or SIMULATOR_URL/);
+    expect(() => loadConfig({ API_PROCESSES: '0', SIMULATOR_URL: 'http://sim:3100' })).toThrow(/API_PROCESSES must be between 1 and 64/);
+  });
+
   it.each([
     ['PORT', 'abc', /PORT must be an integer/],
     ['PORT', '70000', /PORT must be between 0 and 65535/],

@@ -1,6 +1,6 @@
-import { FriendGraphService, Reach } from '../../src/accounts/friend-graph.service';
 import { FriendAdjacency, FriendRows } from '../../src/accounts/friends/friend-adjacency';
 import { findFriendPaths, FriendSearchOptions, NeighbourReader } from '../../src/accounts/friends/friend-search';
+import { referenceFriendPaths } from '../support/reference-friend-paths';
 
 /** A small deterministic generator (xorshift), so failures reproduce. */
 function random(seed: number): () => number {
@@ -40,26 +40,9 @@ function readerOf(graph: FriendAdjacency): NeighbourReader & { levels: number[][
   return Object.assign(reader, { levels });
 }
 
-/** The answer of the former one-sided search: breadth-first from `from` to `to`'s level, then FriendGraphService.paths. */
-function reference(graph: FriendAdjacency, from: number, to: number, exclude: Set<number>, maxDepth: number, limit: number): number[][] {
-  const reach: Reach = { distance: new Map([[from, 0]]), parents: new Map() };
-  let frontier = [from];
-  for (let depth = 1; depth <= maxDepth && frontier.length && !reach.distance.has(to); depth++) {
-    const next: number[] = [];
-    for (const a of frontier)
-      for (const b of graph.friendsOf(a)) {
-        if (exclude.has(b)) continue;
-        const known = reach.distance.get(b);
-        if (known === undefined) {
-          reach.distance.set(b, depth);
-          reach.parents.set(b, [a]);
-          next.push(b);
-        } else if (known === depth) reach.parents.get(b)!.push(a);
-      }
-    frontier = next.filter((id) => id !== to);
-  }
-  return FriendGraphService.paths(reach, to, limit);
-}
+/** The answer of the former one-sided search over `graph`. */
+const reference = (graph: FriendAdjacency, from: number, to: number, exclude: Set<number>, maxDepth: number, limit: number) =>
+  referenceFriendPaths((id) => graph.friendsOf(id), from, to, { exclude, maxDepth, limit });
 
 const options = (extra: Partial<FriendSearchOptions> = {}): FriendSearchOptions => ({
   exclude: new Set(),

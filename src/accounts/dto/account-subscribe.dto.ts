@@ -24,4 +24,14 @@ export class AccountSubscribeQuery {
   @IsString()
   @MaxLength(100)
   ticket?: string;
+
+  /** Read by the stream (`@LastEventId`), declared here so the whitelist admits it; any text → resync, not 422. */
+  @ApiPropertyOptional({
+    maxLength: 64,
+    description: 'The id of the last event received, for clients that cannot send `Last-Event-ID`; the header wins.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  lastEventId?: string;
 }

@@ -1,15 +1,20 @@
 import { Inject, Injectable, MessageEvent } from '@nestjs/common';
-import { distinctUntilChanged, filter, map, merge, Observable } from 'rxjs';
+import { from, Observable } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { heartbeats } from '../../common/wire/heartbeats';
 import { StreamLifecycle } from '../../common/wire/stream-lifecycle.service';
-import { AccountEventMessage, AccountEventsService } from './account-events.service';
+import { resumableStream } from '../../common/replay/resumable-stream';
+import { AccountEventsService } from './account-events.service';
 
-type ProgressMessage = Extract<AccountEventMessage, { type: 'progress' }>;
-type ViewMessage = Extract<AccountEventMessage, { type: 'view' }>;
+/** What a client refetches when its stream of an account cannot resume. */
+export const ACCOUNT_RESYNC_REFETCH = ['account.updateProgress', 'account.getInfo', 'account.getViewStats'];
 
-/** Builds the event stream of one account: heartbeats, status changes and update progress. */
+/**
+ * Builds the event stream of one account: heartbeats, status changes, update progress and view ticks. The events
+ * are the entries of the account's replay log as the publishers wrote them (UpdateProgressService decides the
+ * status changes), so a resumed stream sends exactly what a connected one did.
+ */
 @Injectable()
 export class AccountStreamService {
   constructor(
@@ -19,21 +24,13 @@ export class AccountStreamService {
   ) {}
 
   /** The account must be known (tracked, or on the platform); KnownAccountGuard checks it before the stream starts. */
-  open(accountId: number): Observable<MessageEvent> {
-    const beats = heartbeats('heartbeat', this.config.streamHeartbeatMs, { now: true });
-    const messages = this.events.forAccount(accountId);
-    const updates = messages.pipe(filter((message): message is ProgressMessage => message.type === 'progress'));
-    const views = messages.pipe(
-      filter((message): message is ViewMessage => message.type === 'view'),
-      map((message): MessageEvent => ({ type: 'account-view-tick', data: { accountId, totalDelta: message.totalDelta } })),
-    );
-    const statusChanges = updates.pipe(
-      distinctUntilChanged((a, b) => a.progress.runId === b.progress.runId && a.status === b.status),
-      map((message): MessageEvent => ({ type: 'account-updated', data: { accountId, status: message.status } })),
-    );
-    const progress = updates.pipe(
-      map((message): MessageEvent => ({ type: 'account-update-progress', data: { progress: message.progress } })),
-    );
-    return merge(beats, statusChanges, progress, views).pipe(this.lifecycle.untilShutdown());
+  open(accountId: number, lastEventId?: string): Observable<MessageEvent> {
+    return resumableStream({
+      tail: this.events.tail(accountId),
+      lastEventId,
+      refetch: ACCOUNT_RESYNC_REFETCH,
+      render: (entries) => from(entries.map((entry): MessageEvent => ({ type: entry.event, id: entry.id, data: entry.data }))),
+      heartbeats: heartbeats('heartbeat', this.config.streamHeartbeatMs, { now: true }),
+    }).pipe(this.lifecycle.untilShutdown());
   }
 }

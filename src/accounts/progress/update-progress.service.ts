@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { REDIS, redisKey } from '../../common/redis/redis.module';
+import { ReplayLog } from '../../common/replay/replay-log';
 import { UpdateStepRecord, UpdateStatus } from '../entities/account-update.entity';
 import { UPDATE_STEPS, UpdateStepName } from './update-steps';
 
@@ -24,6 +25,38 @@ export interface ProgressSnapshot {
 /** How long a finished run stays readable from Redis; afterwards it is read from account_updates. */
 const PROGRESS_TTL_SECONDS = 86_400;
 
+/**
+ * An account's replay log (`account.subscribe`): exists only while a stream of the account is open and for this
+ * long after the last one closed (the window in which a client can resume), and keeps this many events (an
+ * update run is about 20: statuses and steps). See docs/architecture.md for the cost at 1M accounts.
+ */
+export const ACCOUNT_REPLAY_TTL_SECONDS = 300;
+export const ACCOUNT_REPLAY_MAXLEN = 64;
+
+/**
+ * Stores the snapshot and, when the account's replay log exists, appends `account-updated` (when the run or its
+ * status differs from the snapshot stored before: decided here, atomically, so every stream and every replay
+ * agrees on it) and `account-update-progress`; then publishes the fact. KEYS: progress, log. ARGV: snapshot,
+ * ttl, "runId|status", account-updated data, progress data, channel, message, maxlen.
+ */
+const PUBLISH_PROGRESS = `
+local previous = redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  local changed = true
+  if previous then
+    local ok, state = pcall(function()
+      local old = cjson.decode(previous)
+      return tostring(old.runId) .. '|' .. tostring(old.status)
+    end)
+    if ok and state == ARGV[3] then changed = false end
+  end
+  if changed then redis.call('XADD', KEYS[2], 'MAXLEN', '=', ARGV[8], '*', 'e', 'account-updated', 'd', ARGV[4]) end
+  redis.call('XADD', KEYS[2], 'MAXLEN', '=', ARGV[8], '*', 'e', 'account-update-progress', 'd', ARGV[5])
+end
+redis.call('PUBLISH', ARGV[6], ARGV[7])
+return 1`;
+
 /** Writes progress snapshots to Redis (fast, shared by API and worker) and announces each one on a channel. */
 @Injectable()
 export class UpdateProgressService {
@@ -35,6 +68,15 @@ export class UpdateProgressService {
   /** Channel carrying every account's progress and queue-status changes, for `account.subscribe`. */
   get channel(): string {
     return redisKey(this.config, 'events', 'account');
+  }
+
+  /** The replay log of `account.subscribe` for one account (see ACCOUNT_REPLAY_TTL_SECONDS). */
+  accountLog(accountId: number): ReplayLog {
+    return new ReplayLog(this.redis, redisKey(this.config, 'replay', 'account', accountId), {
+      maxLen: ACCOUNT_REPLAY_MAXLEN,
+      exact: true,
+      ttlSeconds: ACCOUNT_REPLAY_TTL_SECONDS,
+    });
   }
 
   static initial(accountId: number, runId: string, queuedAt: Date): ProgressSnapshot {
@@ -92,15 +134,21 @@ export class UpdateProgressService {
   }
 
   async publish(snapshot: ProgressSnapshot): Promise<void> {
-    const key = redisKey(this.config, 'progress', snapshot.accountId);
-    await this.redis
-      .multi()
-      .set(key, JSON.stringify(snapshot), 'EX', PROGRESS_TTL_SECONDS)
-      .publish(
-        this.channel,
-        JSON.stringify({ type: 'progress', accountId: snapshot.accountId, status: snapshot.status, progress: snapshot }),
-      )
-      .exec();
+    const { accountId, status } = snapshot;
+    await this.redis.eval(
+      PUBLISH_PROGRESS,
+      2,
+      redisKey(this.config, 'progress', accountId),
+      this.accountLog(accountId).key,
+      JSON.stringify(snapshot),
+      PROGRESS_TTL_SECONDS,
+      `${snapshot.runId}|${status}`,
+      JSON.stringify({ accountId, status }),
+      JSON.stringify({ progress: snapshot }),
+      this.channel,
+      JSON.stringify({ type: 'progress', accountId, status, progress: snapshot }),
+      ACCOUNT_REPLAY_MAXLEN,
+    );
   }
 
   async read(accountId: number): Promise<ProgressSnapshot | null> {

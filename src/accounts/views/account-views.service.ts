@@ -1,7 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import Redis from 'ioredis';
-import { REDIS } from '../../common/redis/redis.module';
 import { TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
 import { UpdateProgressService } from '../progress/update-progress.service';
 import { ViewTrends } from './view-trends';
@@ -13,7 +11,6 @@ import { ViewTrends } from './view-trends';
 @Injectable()
 export class AccountViewsService {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
     private readonly progress: UpdateProgressService,
     private readonly counter: ViewTrends,
   ) {}
@@ -28,7 +25,12 @@ export class AccountViewsService {
 
   async record(accountId: number, visitor: string): Promise<void> {
     await this.counter.hit(String(accountId), visitor);
-    await this.redis.publish(this.progress.channel, JSON.stringify({ type: 'view', accountId, totalDelta: 1 }));
+    // The fact on the channel as before; the tick in the account's replay log only while a stream could resume.
+    await this.progress
+      .accountLog(accountId)
+      .append(this.progress.channel, { type: 'view', accountId, totalDelta: 1 }, [
+        { event: 'account-view-tick', data: { accountId, totalDelta: 1 } },
+      ]);
   }
 
   counts(accountId: number, window: TrendingWindow): Promise<TrendingCounts> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis from 'ioredis';
+import Redis, { ChainableCommander } from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { REDIS, redisKey } from '../../common/redis/redis.module';
@@ -96,9 +96,15 @@ export class ViewTrends implements DerivedStateKeeper {
   ) {
     this.namespace = redisKey(config, 'views');
     this.counter = new TrendingCounter(redis, this.namespace);
+    // By EVALSHA (loaded once per connection): EVAL sent the whole script, and Redis hashed it, on every view.
+    redis.defineCommand('badgeStatsRecordViewHit', { lua: RECORD_HIT });
   }
 
-  async hit(member: string, visitor: string, at = new Date()): Promise<void> {
+  /**
+   * Counts one view; `also` adds commands sent in the same write (the profile's view event), so a view costs the
+   * profile one Redis round trip.
+   */
+  async hit(member: string, visitor: string, at = new Date(), also?: (pipeline: ChainableCommander) => void): Promise<void> {
     const keys = [this.bucket('h', at), this.bucket('d', at)].flatMap((bucket) => [
       this.key('total', bucket, member),
       this.key('visitors', bucket, member),
@@ -111,7 +117,10 @@ export class ViewTrends implements DerivedStateKeeper {
       this.rolling('24h', next('24h')),
       ...(['7d', '30d'] as const).flatMap((window) => [this.rolling(window, at), this.rolling(window, next(window))]),
     ];
-    await this.redis.eval(RECORD_HIT, keys.length + rollings.length, ...keys, ...rollings, member, visitor, RETENTION_SECONDS, 2);
+    const pipeline = this.redis.pipeline() as ChainableCommander & Record<string, (...args: (string | number)[]) => unknown>;
+    pipeline.badgeStatsRecordViewHit(keys.length + rollings.length, ...keys, ...rollings, member, visitor, RETENTION_SECONDS, 2);
+    also?.(pipeline);
+    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
   }
 
   counts(member: string, window: TrendingWindow): Promise<TrendingCounts> {

@@ -43,9 +43,10 @@ function offersTokenOutsideHeader(request: Request): boolean {
  * because only here is it known whom a request counts against: its API key or session; its client address
  * when it has no valid credential. A
  * credential that fails costs its address a slot of the failed-credential budget; an address whose budget
- * is spent gets 429 for any credential, before it is looked up. (The budget is checked before and charged
- * after a check: charging before would cap the parallel requests of a valid key at the failure budget. So a
- * burst of parallel guesses can pass it by the burst's size once; sequential guessing cannot.)
+ * is spent gets 429 for any credential. (The budget is checked in the same script that counts a valid
+ * credential's request, and charged after a failed check: charging before would cap the parallel requests of a
+ * valid key at the failure budget. So a burst of parallel guesses can pass it by the burst's size once;
+ * sequential guessing cannot.)
  */
 @Injectable()
 export class CredentialGuard implements CanActivate {
@@ -80,7 +81,8 @@ export class CredentialGuard implements CanActivate {
     }
     switch (policy) {
       case 'refresh-token':
-        return this.refreshToken(response, address);
+      case 'sign-in':
+        return this.bodyCredential(response, address);
       case 'any':
       case 'session':
       case 'optional':
@@ -91,27 +93,39 @@ export class CredentialGuard implements CanActivate {
     }
   }
 
+  /**
+   * One rate-limit round trip for a request with a valid credential: the failed-credential budget of its address
+   * is checked in the same script that counts the request against its key or session (`RateLimiter.take` with a
+   * guard), after the credential was looked up. A spent budget still refuses every credential from the address,
+   * valid ones included, with 429; only the lookup now happens first (an invalid key offered from a spent address
+   * is counted in its usage as INVALID, where before it was refused unseen). A refused credential charges the
+   * budget, and the charge itself says whether the budget was already spent (then 429 instead of 401).
+   */
   private async bearer(policy: 'any' | 'session' | 'optional', context: ExecutionContext, address: string): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request & { user?: Principal }>();
     const response = context.switchToHttp().getResponse<Response>();
-    // Any Authorization header offers a credential: a spent failure budget refuses it before any lookup.
-    if (request.headers.authorization) await this.checkFailureBudget(address);
+    const failures: RateSubject = { kind: 'failed-credential', id: address };
     let principal: Principal | null;
+    let refused = false;
     try {
       principal = await this.identify(policy, context);
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      await this.limiter.take({ kind: 'failed-credential', id: address });
+      const charge = await this.limiter.take(failures);
+      if (!charge.allowed) throw tooManyRequests(this.tooManyDetail(failures), charge.resetSeconds, RateLimiter.headers(charge));
       // An optional operation serves a caller whose credential does not check out as anonymous.
       if (policy !== 'optional') throw error;
       principal = null;
+      refused = true;
     }
+    // Any Authorization header offers a credential: a spent failure budget refuses it (unless it was just charged).
+    const guard = request.headers.authorization && !refused ? failures : undefined;
     if (!principal) {
-      await this.limit(response, { kind: 'anonymous', id: address });
+      await this.limit(response, { kind: 'anonymous', id: address }, guard);
       if (policy === 'optional') return true;
       throw unauthorized();
     }
-    await this.limit(response, subjectOf(principal));
+    await this.limit(response, subjectOf(principal), guard);
     request.user = principal;
     return true;
   }
@@ -144,8 +158,11 @@ export class CredentialGuard implements CanActivate {
     return true;
   }
 
-  /** account.refreshSession: the credential is in the body and checked by the controller; its 401 is a failure. */
-  private async refreshToken(response: Response, address: string): Promise<boolean> {
+  /**
+   * account.refreshSession and account.login: the credential (a refresh token, a signed assertion) is in the body
+   * and checked by the controller; its 401 is a failed credential like a bad bearer token.
+   */
+  private async bodyCredential(response: Response, address: string): Promise<boolean> {
     await this.limit(response, { kind: 'anonymous', id: address });
     await this.checkFailureBudget(address);
     response.once('finish', () => {
@@ -170,11 +187,14 @@ export class CredentialGuard implements CanActivate {
     return key ?? this.sessionGuard.identify(context);
   }
 
-  /** Counts the request against its subject; sets the RateLimit headers and refuses with 429 past the limit. */
-  private async limit(response: Response, subject: RateSubject): Promise<void> {
-    const decision = await this.limiter.take(subject);
+  /**
+   * Counts the request against its subject (unless a `guard` window is full: see RateLimiter.take); sets the
+   * RateLimit headers and refuses with 429 past the limit.
+   */
+  private async limit(response: Response, subject: RateSubject, guard?: RateSubject): Promise<void> {
+    const decision = await this.limiter.take(subject, guard);
     const headers = RateLimiter.headers(decision);
-    if (!decision.allowed) throw tooManyRequests(this.tooManyDetail(subject), decision.resetSeconds, headers);
+    if (!decision.allowed) throw tooManyRequests(this.tooManyDetail(decision.decidedBy), decision.resetSeconds, headers);
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
   }
 

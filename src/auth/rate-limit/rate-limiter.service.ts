@@ -21,17 +21,21 @@ export interface RateDecision {
   /** Seconds until the oldest counted request leaves the window, i.e. until a slot frees. */
   resetSeconds: number;
   windowSeconds: number;
+  /** Whose window decided: the subject's, or the guard's when that one was full (see `take`). */
+  decidedBy: RateSubject;
 }
 
 type SlidingWindow = (
   windowKey: string,
   usageKey: string,
+  guardKey: string,
   limit: number,
   windowMs: number,
   mode: 'take' | 'peek',
   member: string,
   usagePrefix: string,
-) => Promise<[number, number, number]>;
+  guardLimit: number | '',
+) => Promise<[number, number, number, number]>;
 
 /**
  * Rate limits for every caller, in Redis so that all API processes share them (see sliding-window.lua.ts for
@@ -51,7 +55,7 @@ export class RateLimiter {
     private readonly usage: ApiKeyUsageService,
   ) {
     // defineCommand runs the script by EVALSHA, loading it once per connection.
-    redis.defineCommand('badgeStatsSlidingWindow', { numberOfKeys: 2, lua: SLIDING_WINDOW_LUA });
+    redis.defineCommand('badgeStatsSlidingWindow', { numberOfKeys: 3, lua: SLIDING_WINDOW_LUA });
     const command = (redis as unknown as Record<string, SlidingWindow>).badgeStatsSlidingWindow;
     this.slidingWindow = command.bind(redis) as SlidingWindow;
   }
@@ -67,10 +71,14 @@ export class RateLimiter {
     return byKind[subject.kind];
   }
 
-  /** Counts a request against its subject; an API key's request also counts as VALID or RATE_LIMITED in its usage. */
-  take(subject: RateSubject): Promise<RateDecision> {
+  /**
+   * Counts a request against its subject; an API key's request also counts as VALID or RATE_LIMITED in its usage.
+   * With a `guard` (the failed-credential budget of the request's address) the same script first checks that the
+   * guard has room: if not, nothing is counted and the decision is the guard's (`decidedBy`).
+   */
+  take(subject: RateSubject, guard?: RateSubject): Promise<RateDecision> {
     const usagePrefix = subject.kind === 'api-key' ? ApiKeyUsageService.fieldPrefix(subject.id) : '';
-    return this.run(subject, 'take', usagePrefix);
+    return this.run(subject, 'take', usagePrefix, guard);
   }
 
   /** Whether a subject has room left, without counting anything (the failed-credential budget before a check). */
@@ -88,24 +96,29 @@ export class RateLimiter {
     };
   }
 
-  private async run(subject: RateSubject, mode: 'take' | 'peek', usagePrefix: string): Promise<RateDecision> {
-    const limit = this.limitOf(subject);
+  private async run(subject: RateSubject, mode: 'take' | 'peek', usagePrefix: string, guard?: RateSubject): Promise<RateDecision> {
     const windowSeconds = this.config.rateLimits.windowSeconds;
-    const [allowed, count, resetMs] = await this.slidingWindow(
-      redisKey(this.config, 'ratelimit', subject.kind, subject.id),
+    const windowKey = (of: RateSubject) => redisKey(this.config, 'ratelimit', of.kind, of.id);
+    const [allowed, count, resetMs, guarded] = await this.slidingWindow(
+      windowKey(subject),
       this.usage.pendingKey,
-      limit,
+      guard ? windowKey(guard) : windowKey(subject),
+      this.limitOf(subject),
       windowSeconds * 1000,
       mode,
       this.member(),
       usagePrefix,
+      guard ? this.limitOf(guard) : '',
     );
+    const decidedBy = guard && guarded === 1 ? guard : subject;
+    const limit = this.limitOf(decidedBy);
     return {
       allowed: allowed === 1,
       limit,
       remaining: Math.max(0, limit - count),
       resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
       windowSeconds,
+      decidedBy,
     };
   }
 

@@ -9,15 +9,28 @@
  * peeking, takes a slot; with a usage field prefix it also counts the request as VALID or RATE_LIMITED in the
  * API-key usage hash (KEYS[2]) in the same step.
  *
- * KEYS: [1] window set, [2] usage hash
- * ARGV: [1] limit, [2] window ms, [3] 'take' | 'peek', [4] member, [5] usage field prefix or ''
- * Returns { allowed 1|0, requests in the window, ms until the oldest leaves the window (0 when empty) }.
+ * With a guard window (KEYS[3], the failed-credential budget of the request's address) the same step first checks
+ * that one: when it is full nothing is taken or counted and the guard's figures are returned, so a request pays one
+ * round trip for every window it is judged by.
+ *
+ * KEYS: [1] window set, [2] usage hash, [3] guard window set (only with a guard limit)
+ * ARGV: [1] limit, [2] window ms, [3] 'take' | 'peek', [4] member, [5] usage field prefix or '', [6] guard limit or ''
+ * Returns { allowed 1|0, requests in the window, ms until the oldest leaves the window (0 when empty), 1 when the
+ * guard refused (the figures are then the guard's) else 0 }.
  */
 export const SLIDING_WINDOW_LUA = `
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+if ARGV[6] ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - window)
+  local failures = redis.call('ZCARD', KEYS[3])
+  if failures >= tonumber(ARGV[6]) then
+    local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+    return { 0, failures, tonumber(oldest[2]) + window - now, 1 }
+  end
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
 local allowed = count < limit
@@ -34,6 +47,6 @@ end
 local reset = 0
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if oldest[2] then reset = tonumber(oldest[2]) + window - now end
-if allowed then return { 1, count, reset } end
-return { 0, count, reset }
+if allowed then return { 1, count, reset, 0 } end
+return { 0, count, reset, 0 }
 `;

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Examined } from './json-body-examiner';
+import type { Base64Paths, Examined } from './json-body-examiner';
 import { RequestSchemas } from './validation';
 
 interface Pending {
@@ -12,7 +12,7 @@ interface Pending {
 /**
  * One worker thread (json-body-worker.ts) that examines large request bodies, so that parsing and checking the
  * 20 MiB body of account.uploadImages never holds the event loop (JSON.parse alone of such a body is ~100 ms).
- * Started on first use; requests queue on it in order. A thread that dies fails its pending requests (500) and
+ * Started on first use; requests queue on it in order (at most LARGE_BODY_CONCURRENCY of them, see LargeBodyGate). A thread that dies fails its pending requests (500) and
  * is started again by the next one.
  */
 @Injectable()
@@ -24,26 +24,16 @@ export class JsonBodyPool implements OnModuleDestroy {
   constructor(private readonly schemas: RequestSchemas) {}
 
   /**
-   * Starts a body: its chunks are copied to the thread as they arrive (64 kB each, never assembled here), and
-   * `end` asks for the examination of the whole; `discard` forgets what was sent.
+   * Examines the first `length` bytes of `buffer` (a body received into its LargeBodyGate slot) on the thread, in
+   * place: shared memory, so nothing is copied or transferred. The buffer must not be reused before this settles.
    */
-  open(): { write(chunk: Buffer): void; end(schema: string): Promise<Examined>; discard(): void } {
+  examine(buffer: SharedArrayBuffer, length: number, schema: string, base64: Base64Paths = []): Promise<Examined> {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
-    return {
-      write: (chunk) => {
-        // A socket chunk may view a larger slab, which postMessage would clone whole: the chunk's bytes are copied
-        // into a buffer of their own, which is moved to the thread.
-        const own = new Uint8Array(chunk);
-        worker.postMessage({ id, chunk: own }, [own.buffer]);
-      },
-      discard: () => worker.postMessage({ id, discard: true }),
-      end: (schema) =>
-        new Promise<Examined>((resolve, reject) => {
-          this.pending.set(id, { resolve, reject });
-          worker.postMessage({ id, end: true, schema });
-        }),
-    };
+    return new Promise<Examined>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, buffer, length, schema, base64 });
+    });
   }
 
   async onModuleDestroy(): Promise<void> {

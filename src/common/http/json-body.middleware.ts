@@ -6,10 +6,18 @@ import { APP_CONFIG } from '../../config/config.module';
 import { V1AccountUploadImagesRequestBody } from '../../images/dto/upload-images.dto';
 import { ClippedValue } from '../problem/clip-value';
 import { ProblemException, unprocessable, unsupportedMediaType } from '../problem/problem.exception';
-import { attachStrings } from './json-body-examiner';
+import { setDecodedFields } from './base64-fields';
+import { attachStrings, Base64Paths } from './json-body-examiner';
 import { JsonBodyPool } from './json-body-pool';
 import { jsonLimitBreach } from './json-depth';
 import { markBodyChecked } from './validation';
+import { BodySlot, LargeBodyGate } from '../large-bodies/large-body-gate';
+
+/** What the upload path reads and hands on in one turn of the event loop before it lets other work run. */
+const READ_PER_TURN_BYTES = 256 * 1024;
+
+/** A body parser that may hold a LargeBodyGate slot (whose receive buffer it may use). */
+type BodyParser = (request: Request, response: Response, next: NextFunction, slot?: BodySlot) => void;
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -37,35 +45,40 @@ const BODY_PARSER_DETAILS: Record<string, string> = {
 export class JsonBodyMiddleware implements NestMiddleware {
   private readonly parse: RequestHandler;
   /** The operations allowed larger bodies, by lower-cased path (express matches paths case-insensitively). */
-  private readonly generous: Map<string, RequestHandler>;
+  private readonly generous: Map<string, BodyParser>;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly pool: JsonBodyPool,
+    private readonly gate: LargeBodyGate,
   ) {
     const parser = (limit: number) => json({ limit, strict: false, inflate: false, type: JSON_TYPES, verify: refuseOversizedStructure });
     this.parse = parser(config.bodyLimitBytes);
     // Images travel as base64 in JSON (the wire format), so their operation needs megabytes; nothing else does.
     const uploadLimit = Math.max(config.bodyLimitBytes, config.images.uploadBodyLimitBytes);
     this.generous = new Map([
-      ['/v1/account.uploadimages', this.offThread(uploadLimit, V1AccountUploadImagesRequestBody.name, parser(uploadLimit))],
+      ['/v1/account.uploadimages', this.offThread(uploadLimit, V1AccountUploadImagesRequestBody.name, [['images', '*', 'data']])],
     ]);
   }
 
   /**
-   * A parser for megabyte bodies that keeps the event loop free: the bytes go to a worker thread as they arrive
-   * (same limit and errors as json(), see readOffThread), where the structure check, JSON.parse and the schema check of `schema` run on a worker thread
-   * (JsonBodyPool); the validation pipe then uses that check's outcome. A charset other than UTF-8 (rare) goes
-   * to `fallback`, json() on this thread.
+   * A parser for megabyte bodies that keeps the event loop free: the bytes are received into shared memory (same
+   * limit and errors as json(), see receive) and the structure check, JSON.parse and the schema check of `schema` run
+   * on a worker thread (JsonBodyPool), which decodes the strings at `base64` too (see base64-fields.ts); the pipe
+   * then uses that check's outcome. A charset other than UTF-8 is a 415: JSON exchanged between systems is UTF-8
+   * (RFC 8259), and decoding another one here would put the body back on the loop.
    */
-  private offThread(limit: number, schema: string, fallback: RequestHandler): RequestHandler {
-    return (request, response, next) => {
+  private offThread(limit: number, schema: string, base64: Base64Paths): BodyParser {
+    return (request, _response, next, slot) => {
       const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.header('content-type') ?? '')?.[1]?.toLowerCase();
-      if (charset && charset !== 'utf-8' && charset !== 'utf8') return fallback(request, response, next);
+      if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+        request.resume();
+        return next(Object.assign(new Error('unsupported charset'), { status: 415, type: 'charset.unsupported' }));
+      }
       if (!hasBody(request)) return next();
-      this.readOffThread(request, limit, (error, body) => {
+      this.receive(request, limit, slot, (error, buffer, length) => {
         if (error) return next(error);
-        body!.end(schema).then(async (examined) => {
+        this.pool.examine(buffer!, length!, schema, base64).then(async (examined) => {
           switch (examined.kind) {
             case 'breach':
               return next(new StructureBreach(examined.location, examined.message));
@@ -81,6 +94,15 @@ export class JsonBodyMiddleware implements NestMiddleware {
             }
             case 'body':
               await attachStrings(examined.body, examined.strings);
+              setDecodedFields(
+                request,
+                new Map(
+                  examined.decoded.map((field) => [
+                    field.path,
+                    { bytes: field.bytes && Buffer.from(field.bytes), claimedBytes: field.claimedBytes },
+                  ]),
+                ),
+              );
               if (examined.body && typeof examined.body === 'object') markBodyChecked(examined.body, schema, []);
               request.body = examined.body;
               return next();
@@ -91,11 +113,18 @@ export class JsonBodyMiddleware implements NestMiddleware {
   }
 
   /**
-   * Reads a body straight into the worker thread, with json()'s limit and errors: 415 for a Content-Encoding,
-   * 413 over the limit (from Content-Length before reading, or as the bytes arrive), 400 for a body shorter or
-   * longer than its Content-Length or cut off.
+   * Receives a body into the receive buffer of its gate slot (a small body, which needs no slot, into one of its
+   * own), with json()'s limit and errors: 415 for a Content-Encoding, 413 over the limit (from Content-Length before
+   * reading, or as the bytes arrive), 400 for a body shorter or longer than its Content-Length or cut off. Each
+   * socket chunk is copied once, into place; every READ_PER_TURN_BYTES the socket is paused until the next turn,
+   * since libuv would otherwise hand over up to 2 MiB per socket in one turn.
    */
-  private readOffThread(request: Request, limit: number, done: (error: unknown, body?: ReturnType<JsonBodyPool['open']>) => void): void {
+  private receive(
+    request: Request,
+    limit: number,
+    slot: BodySlot | undefined,
+    done: (error: unknown, buffer?: SharedArrayBuffer, length?: number) => void,
+  ): void {
     const fail = (status: number, type: string) => Object.assign(new Error(type), { status, type, expose: true });
     const encoding = (request.header('content-encoding') ?? 'identity').toLowerCase();
     if (encoding !== 'identity') {
@@ -107,25 +136,36 @@ export class JsonBodyMiddleware implements NestMiddleware {
       request.resume();
       return done(fail(413, 'entity.too.large'));
     }
-    const body = this.pool.open();
+    const size = declared ?? limit;
+    const buffer = slot ? slot.buffer(size) : new SharedArrayBuffer(size);
+    const view = new Uint8Array(buffer, 0, size);
     let received = 0;
+    let thisTurn = 0;
     let settled = false;
     const settle = (error: unknown) => {
       if (settled) return;
       settled = true;
       request.off('data', onData);
       if (error) {
-        body.discard();
         request.resume();
         done(error);
       } else {
-        done(null, body);
+        done(null, buffer, received);
       }
     };
     const onData = (chunk: Buffer) => {
+      if (received + chunk.length > size) {
+        // Over the limit, or longer than its Content-Length (which Node's parser never lets through).
+        return settle(declared === undefined ? fail(413, 'entity.too.large') : fail(400, 'request.size.invalid'));
+      }
+      view.set(chunk, received);
       received += chunk.length;
-      if (received > limit) return settle(fail(413, 'entity.too.large'));
-      body.write(chunk);
+      thisTurn += chunk.length;
+      if (thisTurn >= READ_PER_TURN_BYTES) {
+        thisTurn = 0;
+        request.pause();
+        setImmediate(() => request.resume());
+      }
     };
     request.on('data', onData);
     request.once('end', () => settle(declared !== undefined && declared !== received ? fail(400, 'request.size.invalid') : null));
@@ -139,14 +179,19 @@ export class JsonBodyMiddleware implements NestMiddleware {
       request.resume();
       return next(unsupportedMediaType('The request body must be JSON, sent as Content-Type: application/json.'));
     }
-    this.parserFor(request)(request, response, (error?: unknown) => {
+    const parsed = (slot?: BodySlot) => (error?: unknown) => {
+      // The slot (and its receive buffer) is free once the body is parsed; the handler runs outside the gate.
+      slot?.release();
       if (error) return next(toProblem(error));
       const body: unknown = request.body;
       if (body && typeof body === 'object' && !Array.isArray(body) && '$schema' in body) {
         delete (body as Record<string, unknown>).$schema;
       }
       next();
-    });
+    };
+    const parser = this.parserFor(request);
+    if (!hasBody(request) || !LargeBodyGate.isLarge(request)) return parser(request, response, parsed());
+    this.gate.enter(request, response, (slot) => parser(request, response, parsed(slot), slot), next);
   }
 
   /**
@@ -154,7 +199,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
    * that is not an API key (the operation takes user sessions only); any other request's body is discarded unread
    * as it arrives, and the guard answers 401, so no caller can make the server buffer megabytes it will refuse.
    */
-  private parserFor(request: Request): RequestHandler {
+  private parserFor(request: Request): BodyParser {
     // originalUrl: `path` is relative to where Nest mounted the middleware.
     const path = request.originalUrl.split('?')[0];
     const generous = this.generous.get(path.toLowerCase().replace(/\/+$/, ''));

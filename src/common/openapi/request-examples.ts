@@ -9,6 +9,25 @@ import { EXAMPLE_PNG_BASE64 } from '../../images/dto/upload-images.dto';
  * README's next step); `test/e2e/openapi-examples.e2e.spec.ts` runs every example against that state.
  */
 
+/**
+ * The webhook operations name the caller's own developer app (`keyId`, from account.getSettings) or endpoint
+ * (`webhookId`, from account.createWebhook): placeholders to replace, so the examples test does not run them.
+ */
+const WEBHOOK_ID = 'whk_0123456789abcdef';
+export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
+  'account.createWebhook': {
+    keyId: 'key_0123456789ab',
+    url: 'https://example.com/hooks/badge-stats',
+    events: ['account.updated', 'maintenance.changed'],
+    accountIds: [1],
+  },
+  'account.listWebhooks': { keyId: 'key_0123456789ab' },
+  'account.updateWebhook': { webhookId: WEBHOOK_ID, enabled: true },
+  'account.deleteWebhook': { webhookId: WEBHOOK_ID },
+  'account.rotateWebhookSecret': { webhookId: WEBHOOK_ID },
+  'account.listWebhookDeliveries': { webhookId: WEBHOOK_ID, limit: 20 },
+};
+
 /** Account 1 of the default simulator: its vanity, a friend of it, an app it holds a badge of, an item it owns. */
 export const EXAMPLE_ACCOUNT = { accountId: 1, vanity: 'yeticlutch944', friendAccountId: 119, appId: 626050, itemClassId: 3000021912 };
 
@@ -32,6 +51,23 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'account.findFriendPath': { from: account, to: { id: { accountId: EXAMPLE_ACCOUNT.friendAccountId } }, maxPaths: 5 },
   'account.getTrending': { window: '7d', limit: 10 },
   'account.uploadImages': { images: [{ type: 'avatar', data: EXAMPLE_PNG_BASE64 }] },
+  // Not runnable as written: an assertion is signed for one sign-in (see the operation for the simulator's curl line).
+  'account.login': {
+    openid_ns: 'http://specs.openid.net/auth/2.0',
+    openid_mode: 'id_res',
+    openid_op_endpoint: 'http://127.0.0.1:3100/openid/login',
+    openid_claimed_id: 'https://steamcommunity.com/openid/id/76561197960265729',
+    openid_identity: 'https://steamcommunity.com/openid/id/76561197960265729',
+    openid_return_to: 'http://localhost:3000/',
+    openid_response_nonce: '2026-11-23T10:44:01Z1a2b3c4d',
+    openid_assoc_handle: 'sim0123456789ab',
+    openid_signed: 'signed,op_endpoint,claimed_id,identity,return_to,response_nonce,assoc_handle',
+    openid_sig: 'W0mM3r7g0xQ9sJ5h2k1l8n6p4q3r2s1t0u9v8w7x6y5=',
+  },
+  'account.createDeveloperApp': { name: 'Stream overlay', description: 'Shows my badges on stream.', environment: 'development' },
+  // Name the caller's own app: the `keyId` that createDeveloperApp answered (or account.getSettings lists).
+  'account.updateDeveloperApp': { keyId: 'key_0123456789ab', name: 'Stream overlay v2' },
+  'account.deleteDeveloperApp': { keyId: 'key_0123456789ab' },
   'account.refreshSession': { refreshToken: 'rt_… (printed by `npm run cli -- session create --account 1`)' },
   'activity.listAccountFeed': { accountId: EXAMPLE_ACCOUNT.accountId, limit: 20 },
   'activity.listGlobalFeed': { limit: 20 },
@@ -48,4 +84,5 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'leaderboard.getLowestRanks': { leaderboard: 'xp' },
   'leaderboard.previewAccountRank': { ...account, leaderboard: 'xp', value: 5000 },
   'search.getTrending': { source: 'account', window: '7d', limit: 10 },
+  ...WEBHOOK_EXAMPLES,
 };

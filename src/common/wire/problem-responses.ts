@@ -7,13 +7,13 @@ const WHEN: Record<number, string> = {
   401: 'The credential is missing, unknown, revoked or expired, of the wrong kind for this operation, or sent outside the `Authorization` header.',
   403: 'The caller is identified but not allowed to do this.',
   404: 'The account, app, badge or other resource the request names is not known.',
-  409: 'The resource changed since the version the request names.',
+  409: 'The request conflicts with the current state: the resource changed since the version the request names, or an allowance is full (developer apps).',
   413: 'The request body is larger than the operation accepts.',
-  415: 'The body is not JSON, or is compressed (`Content-Encoding`).',
+  415: 'The body is not JSON, is compressed (`Content-Encoding`), or is in a charset the operation does not read.',
   422: 'A field is missing, unknown or invalid; `errors[]` lists each one with its `location`.',
   429: 'The caller’s rate limit (or the account’s update cooldown) is spent; retry after `Retry-After` seconds.',
   500: 'An unexpected error; quote the request id (`X-Request-Id`, `instance`) when reporting it.',
-  503: 'PostgreSQL or Redis is unreachable for a moment; retry after `Retry-After` seconds.',
+  503: 'PostgreSQL or Redis is unreachable for a moment, or too many bodies over 64 KiB are already waiting to be read; retry after `Retry-After` seconds.',
 };
 
 /** A typical body of each status, as the service sends it (the 422 with one entry of `errors`). */

@@ -3,6 +3,7 @@ import {
   ApiBody,
   ApiExtension,
   ApiExtraModels,
+  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
@@ -13,6 +14,8 @@ import {
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { Auth, AuthPolicy } from '../../auth/auth.decorator';
 import { ProblemDetailsDto } from '../problem/problem-details.dto';
+import { RESYNC_EVENT, STREAM_RETRY_MS } from '../replay/resumable-stream';
+import { StreamResyncRequired } from '../replay/stream-resync.dto';
 import { EmptyBodyInterceptor } from './empty-body.interceptor';
 import { ProblemResponse } from './problem-responses';
 
@@ -37,6 +40,7 @@ const ACCESS: Record<AuthPolicy, string> = {
   session: 'a user session only (`Authorization: Bearer auth_…`); API keys get 401.',
   optional: 'public. A credential, when sent, identifies the caller (and counts against its own rate limit); an invalid one is ignored.',
   'refresh-token': 'no bearer credential: the `refreshToken` in the body is the credential.',
+  'sign-in': "no bearer credential: the platform's signed OpenID assertion in the body is the credential.",
   public: 'public; no credential.',
 };
 
@@ -104,6 +108,8 @@ export interface StreamEvent {
 export interface WireStreamOptions extends Pick<WireOperationOptions, 'summary' | 'description' | 'auth' | 'errors'> {
   operationId: StreamOperation;
   events: StreamEvent[];
+  /** What a client must refetch after `resync-required` (the operations), or what the stream resends itself. */
+  resync: string;
   /** The query of the curl line in the description, e.g. `?accountId=1`. */
   exampleQuery?: string;
 }
@@ -114,7 +120,13 @@ export interface WireStreamOptions extends Pick<WireOperationOptions, 'summary' 
  * waits for the end of the response, which a stream never reaches.
  */
 export function WireStream(options: WireStreamOptions) {
-  const events = options.events.map((event) => `- \`${event.name}\` → \`${event.data.name}\`: ${event.when}`).join('\n');
+  const resync: StreamEvent = {
+    name: RESYNC_EVENT,
+    data: StreamResyncRequired,
+    when: `on reconnection with a \`Last-Event-ID\` that is malformed or no longer buffered; the stream goes on from now. ${options.resync}`,
+  };
+  const allEvents = [...options.events, resync];
+  const events = allEvents.map((event) => `- \`${event.name}\` → \`${event.data.name}\`: ${event.when}`).join('\n');
   const url = `<base>/v1/${options.operationId}${options.exampleQuery ?? ''}`;
   const needsCredential = options.auth !== 'optional' && options.auth !== 'public';
   const opening = [
@@ -127,16 +139,28 @@ export function WireStream(options: WireStreamOptions) {
     '`ticket=` from `auth.createStreamTicket` to its query. A problem (401, 404, 422, 429, …) is answered as',
     '`application/problem+json` before the stream starts.',
   ].join(' ');
-  const description = `${options.description}\n\n**Events** (\`event:\` name → schema of \`data:\`, one line of JSON):\n${events}\n\n${opening}`;
-  const example = options.events
-    .filter((event) => event.example !== undefined)
-    .map((event) => `event: ${event.name}\ndata: ${JSON.stringify(event.example)}\n\n`)
-    .join('');
+  const resuming = [
+    `**Resuming.** Every event but the heartbeat carries an \`id:\`; the stream opens with \`retry: ${STREAM_RETRY_MS}\` and the`,
+    'current position as `id:` (no data). A client that reconnects with `Last-Event-ID` (an `EventSource` sends it by itself;',
+    'or `?lastEventId=`) is sent every event it missed, in order and once, then the live ones. Ids are opaque, ordered within',
+    'the stream; the buffer keeps a bounded number of recent events (see the architecture notes).',
+  ].join(' ');
+  const description = `${options.description}\n\n**Events** (\`event:\` name → schema of \`data:\`, one line of JSON):\n${events}\n\n${opening}\n\n${resuming}`;
+  // Ids as the service sends them (opaque to clients); heartbeats carry none.
+  const example =
+    `retry: ${STREAM_RETRY_MS}\nid: 1767225600000-0\n\n` +
+    options.events
+      .filter((event) => event.example !== undefined)
+      .map((event, i) => {
+        const id = event.name.endsWith('heartbeat') ? '' : `id: 1767225600000-${i + 1}\n`;
+        return `event: ${event.name}\n${id}data: ${JSON.stringify(event.example)}\n\n`;
+      })
+      .join('');
   return applyDecorators(
     Sse(options.operationId),
     SetMetadata(WIRE_STREAM, options.operationId),
     ...contract({ ...options, description }, STREAM_TRANSPORT_ERRORS),
-    ApiExtraModels(...options.events.map((event) => event.data)),
+    ApiExtraModels(...allEvents.map((event) => event.data)),
     ApiQuery({
       name: 'ticket',
       required: false,
@@ -145,10 +169,24 @@ export function WireStream(options: WireStreamOptions) {
         'A stream ticket from `auth.createStreamTicket` (an extension of this service), in place of the `Authorization` header: ' +
         'valid 60 s, for this stream only, usable once. Never send `access_token` here: it is refused.',
     }),
+    ApiQuery({
+      name: 'lastEventId',
+      required: false,
+      schema: { type: 'string', maxLength: 64 },
+      description:
+        'The id of the last event received, for clients that cannot send the `Last-Event-ID` header (EventSource polyfills); the ' +
+        'header wins when both are sent. Not a valid id of this stream → `resync-required`.',
+    }),
+    ApiHeader({
+      name: 'Last-Event-ID',
+      required: false,
+      schema: { type: 'string' },
+      description: 'The id of the last event received, sent by an `EventSource` when it reconnects: the stream resumes after it.',
+    }),
     ApiProduces('text/event-stream'),
     ApiOkResponse({
       description: 'The event stream: `event:`/`data:` messages until the client leaves or the service stops.',
-      content: { 'text/event-stream': { schema: streamSchema(options.events), ...(example ? { example } : {}) } },
+      content: { 'text/event-stream': { schema: streamSchema(allEvents), ...(example ? { example } : {}) } },
     }),
   );
 }

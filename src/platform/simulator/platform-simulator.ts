@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { htmlError, type SimResponse } from './handlers/http-response';
 import { route } from './handlers/router';
+import { OPENID_BODY_LIMIT_BYTES, OPENID_LOGIN_PATH, OpenIdProvider, type OpenIdResponse } from './openid/openid-provider';
 import { Universe } from './universe/universe';
 
 export interface SimulatorOptions {
@@ -16,6 +17,12 @@ export interface SimulatorOptions {
   tickMs?: number;
   /** Wall clock (default Date.now); inject to move time in tests. */
   clock?: () => number;
+  /**
+   * The OpenID provider's clock, for its nonces: wall-clock time by default, not `clock`. The service checks a nonce's
+   * age against its own clock, as it would against the platform's, so a test that moves the simulated clock still
+   * signs in; a test of stale assertions sets this.
+   */
+  openIdClock?: () => number;
   /** Start of tick 0 (default 2025-01-01T00:00Z). Set near "now" with a small tickMs for a fast-moving world. */
   epochMs?: number;
   /** Count the requests served per path (see requestsFor); off by default, since paths name accounts. */
@@ -28,6 +35,8 @@ export interface SimulatorOptions {
  */
 export class PlatformSimulator {
   readonly universe: Universe;
+  /** The platform's sign-in (OpenID 2.0) at `/openid/login`: see openid/openid-provider.ts. */
+  readonly openId: OpenIdProvider;
   private readonly clock: () => number;
   private readonly latencyMs: number;
   private readonly apiKey: string | null;
@@ -42,6 +51,7 @@ export class PlatformSimulator {
     this.latencyMs = Math.max(0, opts.latencyMs ?? 0);
     this.apiKey = opts.apiKey ?? null;
     this.served = opts.countRequests ? new Map() : null;
+    this.openId = new OpenIdProvider(opts.accounts, opts.openIdClock ?? Date.now);
   }
 
   /** The tick the next request will see. */
@@ -83,18 +93,48 @@ export class PlatformSimulator {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?')[0];
+    if (this.served) this.served.set(path, (this.served.get(path) ?? 0) + 1);
+    if (path === OPENID_LOGIN_PATH) return this.handleOpenId(req, res);
     let response: SimResponse;
-    if (this.served) {
-      const path = (req.url ?? '/').split('?')[0];
-      this.served.set(path, (this.served.get(path) ?? 0) + 1);
-    }
     try {
       response = route(this.universe, this.currentTick(), this.apiKey, req.method ?? 'GET', req.url ?? '/');
     } catch {
       response = htmlError(500, 'Internal Server Error');
     }
+    this.respond(res, response);
+  }
+
+  /** The sign-in endpoint takes POSTed forms (the login form, check_authentication), so its body is read first. */
+  private handleOpenId(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= OPENID_BODY_LIMIT_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size > OPENID_BODY_LIMIT_BYTES) return this.respond(res, htmlError(413, 'The form is too large.'));
+      const url = new URL(req.url ?? '/', 'http://simulator.local');
+      const endpoint = `http://${req.headers.host ?? '127.0.0.1'}${OPENID_LOGIN_PATH}`;
+      const body = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      let response: OpenIdResponse;
+      try {
+        response = this.openId.handle(req.method ?? 'GET', url.searchParams, body, endpoint);
+      } catch {
+        response = htmlError(500, 'Internal Server Error');
+      }
+      this.respond(res, response);
+    });
+  }
+
+  private respond(res: ServerResponse, response: OpenIdResponse): void {
     const write = (): void => {
-      res.writeHead(response.status, { 'Content-Type': response.contentType, 'Content-Length': Buffer.byteLength(response.body) });
+      res.writeHead(response.status, {
+        'Content-Type': response.contentType,
+        'Content-Length': Buffer.byteLength(response.body),
+        ...(response.location ? { Location: response.location } : {}),
+      });
       res.end(response.body);
     };
     if (this.latencyMs === 0) return write();

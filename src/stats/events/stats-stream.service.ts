@@ -1,13 +1,19 @@
 import { Inject, Injectable, MessageEvent } from '@nestjs/common';
-import { merge, Observable } from 'rxjs';
+import { defer, from, map, Observable } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { StatsService } from '../stats.service';
 import { heartbeats } from '../../common/wire/heartbeats';
 import { StreamLifecycle } from '../../common/wire/stream-lifecycle.service';
-import { StatsDelta, StatsEvents } from './stats-events';
+import { resumableStream } from '../../common/replay/resumable-stream';
+import { StatsEvents } from './stats-events';
 
-/** `stats.subscribe`: a snapshot of the totals first, then every committed delta, between heartbeats. */
+/**
+ * `stats.subscribe`: a snapshot of the totals first, then every committed delta, between heartbeats. A client
+ * that resumes (`Last-Event-ID`) gets the deltas it missed and no new snapshot: its totals plus those deltas are
+ * current. A new stream, or one that cannot resume, gets a snapshot whose id is the log's position when it was
+ * read: the deltas after that id are sent live.
+ */
 @Injectable()
 export class StatsStreamService {
   constructor(
@@ -17,31 +23,21 @@ export class StatsStreamService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  open(): Observable<MessageEvent> {
-    const beats = heartbeats('stats-heartbeat', this.config.streamHeartbeatMs);
-    return merge(this.snapshotThenDeltas(), beats).pipe(this.lifecycle.untilShutdown());
-  }
-
-  /**
-   * Reads the snapshot once the subscription is active, so no delta is lost in between; deltas published
-   * before the read began are already in the snapshot and are dropped.
-   */
-  private snapshotThenDeltas(): Observable<MessageEvent> {
-    const updated = (delta: StatsDelta): MessageEvent => ({ type: 'stats-updated', data: delta });
-    return new Observable<MessageEvent>((observer) => {
-      const early: StatsDelta[] = [];
-      let live = false;
-      const subscription = this.events.stream().subscribe((delta) => (live ? observer.next(updated(delta)) : early.push(delta)));
-      const begin = async () => {
-        await this.events.ready();
-        const startedAt = new Date().toISOString();
-        const snapshot = await this.stats.getStats();
-        observer.next({ type: 'stats-snapshot', data: { $schema: `${this.config.publicBaseUrl}/schemas/V1Stats.json`, ...snapshot } });
-        for (const delta of early) if (delta.date >= startedAt) observer.next(updated(delta));
-        live = true;
-      };
-      begin().catch((error: unknown) => observer.error(error));
-      return () => subscription.unsubscribe();
-    });
+  open(lastEventId?: string): Observable<MessageEvent> {
+    return resumableStream({
+      tail: this.events.tail,
+      lastEventId,
+      refetch: [],
+      start: (position) =>
+        defer(() => from(this.stats.getStats())).pipe(
+          map((snapshot): MessageEvent => ({
+            type: 'stats-snapshot',
+            id: position,
+            data: { $schema: `${this.config.publicBaseUrl}/schemas/V1Stats.json`, ...snapshot },
+          })),
+        ),
+      render: (entries) => from(entries.map((entry): MessageEvent => ({ type: entry.event, id: entry.id, data: entry.data }))),
+      heartbeats: heartbeats('stats-heartbeat', this.config.streamHeartbeatMs),
+    }).pipe(this.lifecycle.untilShutdown());
   }
 }

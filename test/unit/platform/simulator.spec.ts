@@ -1,4 +1,5 @@
 import { PlatformSimulator, Universe, levelForXp, xpForLevel } from 'src/platform/simulator';
+import { route } from 'src/platform/simulator/handlers/router';
 
 /** The simulator's own contract: determinism, universe invariants, time, and HTTP behaviour of the wire format. */
 
@@ -54,6 +55,36 @@ describe('platform simulator', () => {
       expect(y).toEqual(x);
       if (x.status === 200 && path.includes('Summaries')) expect(z.body).not.toEqual(x.body);
     }
+  });
+
+  it("should hand in-process callers a JSON answer's value equal to its parsed body", () => {
+    // The seed reads `value` instead of parsing `body` (src/seed/in-process-platform.ts): any field that JSON drops
+    // or changes (undefined, a Date, NaN) would make it store what the worker never would.
+    const tick = u.tickAt(T0 + 90 * 86_400_000);
+    const ids = Array.from({ length: 200 }, (_, i) => i + 1);
+    const paths = [
+      `/ISteamUser/GetPlayerSummaries/v2/?steamids=${ids.map(sid).join(',')}`,
+      `/ISteamUser/GetPlayerBans/v1/?steamids=${ids.map(sid).join(',')}`,
+      '/actions/QueryLocations',
+      ...ids.flatMap((id) => [
+        `/IPlayerService/GetBadges/v1/?steamid=${sid(id)}`,
+        `/IPlayerService/GetOwnedGames/v1/?steamid=${sid(id)}&include_appinfo=1&include_played_free_games=1`,
+        `/ISteamUser/GetFriendList/v1/?steamid=${sid(id)}&relationship=friend`,
+        `/ISteamUser/GetUserGroupList/v1/?steamid=${sid(id)}`,
+        `/inventory/${sid(id)}/753/6?l=english&count=5000`,
+      ]),
+    ];
+    const differing = paths.filter((path) => {
+      const response = route(u, tick, null, 'GET', `http://simulator.in-process${path}`);
+      if (response.value === undefined) return false;
+      try {
+        expect(response.value).toStrictEqual(JSON.parse(response.body));
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(differing).toEqual([]);
   });
 
   // The invariant sweeps below collect violations and assert once: per-item expect() calls would dominate runtime.

@@ -63,6 +63,7 @@ export class Universe {
   private readonly vanity: VanityCodec;
   private readonly graph: FriendGraph;
   private readonly groupDirectory: GroupDirectory;
+  private lastProfile: AccountProfile | null = null;
 
   constructor(opts: UniverseOptions) {
     if (!Number.isInteger(opts.accounts) || opts.accounts < 1) throw new RangeError('accounts must be a positive integer');
@@ -94,7 +95,15 @@ export class Universe {
   }
 
   account(accountId: number): AccountProfile {
-    return profileOf(this.world, this.vanity, this.check(accountId));
+    // One request reads the profile several times (summary, bans, badges, games, groups), and the seed reads one
+    // account's requests in a row: the last profile is kept, frozen so that no caller can change what it shares.
+    const last = this.lastProfile;
+    if (last?.accountId === accountId) return last;
+    const profile = profileOf(this.world, this.vanity, this.check(accountId));
+    Object.freeze(profile.groups);
+    if (profile.location) Object.freeze(profile.location);
+    this.lastProfile = Object.freeze(profile);
+    return profile;
   }
 
   isPrivate(accountId: number): boolean {

@@ -1,0 +1,50 @@
+import { DataSource } from 'typeorm';
+import { BADGE_COSTS_SQL, BadgeCosts, toBadgeCosts } from '../pricing/badge-costs.service';
+import { Image } from './dto/profile-records.dto';
+import { AccountRoleEntity } from './entities/account-role.entity';
+
+/** Everything `account.getInfo` shows besides the account row and its live ranks. */
+export interface ProfileExtras {
+  roles: AccountRoleEntity[];
+  /** Best ranks kept by the update worker, per leaderboard (global, region, country, state, city). */
+  bestRanks: Map<string, number[]>;
+  images: Image[];
+  costs: BadgeCosts;
+}
+
+/**
+ * The profile's small per-account reads — roles, best ranks, images and badge costs — as one statement: each was
+ * its own query (four round trips and four pool checkouts per `account.getInfo`), now one index range each inside
+ * a single round trip. Orders are the ones the separate reads used (roles by rating, then name; images by type, the
+ * active one first, then newest first).
+ */
+const PROFILE_EXTRAS_SQL = `
+  SELECT
+    (SELECT COALESCE(json_agg(json_build_object('role', r.role, 'rating', r.rating, 'extras', r.extras)
+                              ORDER BY r.rating DESC, r.role ASC), '[]'::json)
+       FROM account_roles r WHERE r.account_id = $1) AS roles,
+    (SELECT COALESCE(json_agg(json_build_object('leaderboard', b.leaderboard, 'ranks', b.ranks)), '[]'::json)
+       FROM account_best_ranks b WHERE b.account_id = $1) AS best,
+    (SELECT COALESCE(json_agg(json_build_object('active', i.active, 'fileName', i.file_name, 'imageId', i.image_id, 'imageType', i.image_type)
+                              ORDER BY i.image_type ASC, i.active DESC, i.created_at DESC, i.image_id ASC), '[]'::json)
+       FROM account_images i WHERE i.account_id = $1) AS images,
+    costs.normal, costs.foil
+  FROM (${BADGE_COSTS_SQL}) costs`;
+
+interface ExtrasRow {
+  roles: { role: AccountRoleEntity['role']; rating: number; extras: Record<string, unknown> | null }[];
+  best: { leaderboard: string; ranks: number[] }[];
+  images: Image[];
+  normal: string;
+  foil: string;
+}
+
+export async function readProfileExtras(dataSource: DataSource, accountId: number): Promise<ProfileExtras> {
+  const [row]: ExtrasRow[] = await dataSource.query(PROFILE_EXTRAS_SQL, [accountId]);
+  return {
+    roles: row.roles.map((role) => Object.assign(new AccountRoleEntity(), { accountId, ...role })),
+    bestRanks: new Map(row.best.map((best) => [best.leaderboard, best.ranks])),
+    images: row.images,
+    costs: toBadgeCosts(row),
+  };
+}

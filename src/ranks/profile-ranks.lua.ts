@@ -1,0 +1,51 @@
+/**
+ * An account's ranks on every column board in each of its scopes, read in one round trip (the profile pays for
+ * it on every `account.getInfo`; as separate calls it was four: the version, the account's cell, the scopes'
+ * populations, then the ranks).
+ *
+ * The scope keys of a cell are derived here as `scopeKeysOf` (rank-scopes.ts) derives them: `g`, `r:<region>`,
+ * `c:<country>`, `s:<country>|<state>`, `t:<country>|<state>|<city>`, each only when its parts are present; the
+ * rank-engine suite compares the profile's ranks with a recomputation, so the two cannot drift unnoticed.
+ *
+ * KEYS: [1] the version key.
+ * ARGV: [1] the prefix of a version's keys up to the version (`<prefix>:ranks:v`), [2] the account id (placement
+ *       field), [3] its member, then per column: its name and 1 when the account scores above 0 there.
+ * Returns {} without a version; {version} when the account is not placed; else {version, n, the n scope keys in
+ * the order global, region, country, state, city (present ones only), their n populations, then per column n values:
+ * a 0-based reverse rank (-1 when the entry is missing) or, for a score of 0, the set's size}.
+ */
+export const PROFILE_RANKS_LUA = `
+local version = redis.call('GET', KEYS[1])
+if not version then return {} end
+local base = ARGV[1] .. version .. ':'
+local cell = redis.call('HGET', base .. 'placement', ARGV[2])
+if not cell then return { version } end
+local parts, from = {}, 1
+while true do
+  local bar = string.find(cell, '|', from, true)
+  if not bar then parts[#parts + 1] = string.sub(cell, from); break end
+  parts[#parts + 1] = string.sub(cell, from, bar - 1)
+  from = bar + 1
+end
+local region, country, state, city = parts[1] or '', parts[2] or '', parts[3] or '', parts[4] or ''
+local scopes = { 'g' }
+if region ~= '' then scopes[#scopes + 1] = 'r:' .. region end
+if country ~= '' then scopes[#scopes + 1] = 'c:' .. country end
+if country ~= '' and state ~= '' then scopes[#scopes + 1] = 's:' .. country .. '|' .. state end
+if country ~= '' and city ~= '' then scopes[#scopes + 1] = 't:' .. country .. '|' .. state .. '|' .. city end
+local out = { version, #scopes }
+for _, scope in ipairs(scopes) do out[#out + 1] = scope end
+local populations = redis.call('HMGET', base .. 'population', unpack(scopes))
+for i = 1, #scopes do out[#out + 1] = populations[i] or '0' end
+for a = 4, #ARGV, 2 do
+  local prefix = base .. 'b:' .. ARGV[a] .. ':'
+  for _, scope in ipairs(scopes) do
+    if ARGV[a + 1] == '1' then
+      local at = redis.call('ZREVRANK', prefix .. scope, ARGV[3])
+      out[#out + 1] = at or -1
+    else
+      out[#out + 1] = redis.call('ZCARD', prefix .. scope)
+    end
+  end
+end
+return out`;
