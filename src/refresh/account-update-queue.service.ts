@@ -85,13 +85,13 @@ export class AccountUpdateQueueService {
     );
   }
 
-  /** Adds the job; BullMQ keeps at most one job per account because the job id is derived from it. */
+  /** Adds the run's job; the id is derived from the run, so a retried add of the same run is still one job. */
   enqueue(accountId: number, runId: string) {
     return this.queue.add(
       AccountUpdateJob.Refresh,
       { accountId, runId },
       {
-        jobId: accountUpdateJobId(accountId),
+        jobId: accountUpdateJobId(accountId, runId),
         attempts: this.config.queue.attempts,
         backoff: { type: 'exponential', delay: 2000 },
         removeOnComplete: true,
@@ -100,8 +100,8 @@ export class AccountUpdateQueueService {
     );
   }
 
-  async hasJob(accountId: number): Promise<boolean> {
-    return Boolean(await this.queue.getJob(accountUpdateJobId(accountId)));
+  async hasJob(accountId: number, runId: string): Promise<boolean> {
+    return Boolean(await this.queue.getJob(accountUpdateJobId(accountId, runId)));
   }
 
   /** Workers connected to the update queue, or null when Redis does not say (CLIENT LIST may be disabled). */

@@ -29,7 +29,7 @@ export class StuckUpdateRecovery implements OnApplicationBootstrap {
     );
     let requeued = 0;
     for (const row of rows) {
-      if (await this.queue.hasJob(row.account_id)) continue;
+      if (row.run_id && (await this.queue.hasJob(row.account_id, row.run_id))) continue;
       const runId = row.run_id ?? randomUUID();
       if (!row.run_id) {
         await this.dataSource.query(

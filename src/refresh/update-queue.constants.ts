@@ -11,8 +11,12 @@ export interface AccountUpdatePayload {
   runId: string;
 }
 
-/** One job per account at a time: BullMQ ignores an add whose id is already queued or running. */
-export function accountUpdateJobId(accountId: number): string {
+/**
+ * One job per run. PostgreSQL's claim (`last_queue_status`) already keeps one run per account; the id names the run
+ * too because the previous job of an account is still in Redis for a moment after the worker has written
+ * `completed`, and BullMQ silently ignores an add whose id still exists: a per-account id lost the next run.
+ */
+export function accountUpdateJobId(accountId: number, runId: string): string {
   // BullMQ forbids ':' in custom ids.
-  return `account-update-${accountId}`;
+  return `account-update-${accountId}-${runId}`;
 }

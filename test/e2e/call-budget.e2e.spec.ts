@@ -25,10 +25,11 @@ describe('platform call budget', () => {
       prefix: `${ctx.config.redisPrefix}:bull`,
     });
     try {
+      const [run] = await ctx.dataSource.query('SELECT run_id FROM account_updates WHERE account_id = 5');
       const deadline = Date.now() + 10_000;
       let state = '';
       while (Date.now() < deadline && state !== 'delayed') {
-        state = (await (await queue.getJob(accountUpdateJobId(5)))?.getState()) ?? 'missing';
+        state = (await (await queue.getJob(accountUpdateJobId(5, run.run_id)))?.getState()) ?? 'missing';
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(state).toBe('delayed');
