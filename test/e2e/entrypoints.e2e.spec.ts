@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../support/ports';
 import { join } from 'node:path';
 import { GET_THE_STORES } from '../../src/common/lifecycle/preflight';
 import { startTestApp, TestContext } from '../support/test-app';
@@ -27,13 +27,7 @@ function runEntrypoint(
 }
 
 /** A port nothing listens on: a store that is down. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const closedPort = freePort;
 
 function parseAll(lines: string[]): Record<string, unknown>[] {
   return lines.map((line) => {
@@ -49,12 +43,13 @@ function parseAll(lines: string[]): Record<string, unknown>[] {
 describe('the API process', () => {
   let ctx: TestContext;
   let api: ChildProcess;
-  const port = 41000 + Math.floor(Math.random() * 2000);
-  const simulatorPort = port + 2500;
+  let port: number;
+  let simulatorPort: number;
 
   beforeAll(async () => {
     // Only for its fresh database and Redis prefix; the process under test opens its own connections.
     ctx = await startTestApp('entry');
+    [port, simulatorPort] = [await freePort(), await freePort()];
   });
   afterAll(async () => {
     if (api?.exitCode === null) api.kill('SIGKILL');
@@ -73,19 +68,24 @@ describe('the API process', () => {
         REDIS_PREFIX: ctx.config.redisPrefix,
         LOG_LEVEL: 'warn',
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // What the process said, so a boot that never becomes healthy fails with its reason rather than `false`.
+    let output = '';
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+    api.stdout?.on('data', keep);
+    api.stderr?.on('data', keep);
     // Generous: the API boots from TypeScript sources, and the machine may be running a second test run.
     const deadline = Date.now() + 90_000;
     let healthy = false;
-    while (!healthy && Date.now() < deadline) {
+    while (!healthy && Date.now() < deadline && api.exitCode === null) {
       healthy = await fetch(`http://127.0.0.1:${port}/health`).then(
         (res) => res.ok,
         () => false,
       );
       if (!healthy) await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    expect(healthy).toBe(true);
+    expect({ healthy, exitCode: api.exitCode, output }).toEqual(expect.objectContaining({ healthy: true }));
     expect((await fetch(`http://127.0.0.1:${port}/docs/`)).status).toBe(200);
     const summaries = await fetch(`http://127.0.0.1:${simulatorPort}/ISteamUser/GetPlayerSummaries/v2/?steamids=76561197960265729`);
     const body = (await summaries.json()) as { response: { players: unknown[] } };
@@ -98,7 +98,7 @@ describe('the API process', () => {
   }, 120_000);
 
   it('should serve from API_PROCESSES processes on one port and stop all of them on SIGTERM', async () => {
-    const clusterPort = port + 1;
+    const clusterPort = await freePort();
     const platform = await closedPort(); // no embedded simulator with several processes; reads need no platform
     const primary = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', 'main.ts')], {
       cwd: root,

@@ -7,6 +7,7 @@ import { foilNameOf } from '../../src/pricing/app-pricer.service';
 import { SetPrice, setPriceOf } from '../../src/pricing/set-price';
 import { openSse, SseConnection } from '../support/sse';
 import { PipelineContext, startPipeline } from '../support/pipeline';
+import { freePort } from '../support/ports';
 import { startTestApp, TestContext } from '../support/test-app';
 
 const root = join(__dirname, '..', '..');
@@ -222,12 +223,14 @@ describe('market pricing', () => {
 describe('market pricing through the running service', () => {
   let ctx: TestContext;
   const children: ChildProcess[] = [];
-  const port = 45000 + Math.floor(Math.random() * 2000);
+  let port: number;
+  let simulatorPort: number;
   const intervalMs = 2000;
 
   beforeAll(async () => {
     // Only for its fresh database, Redis prefix and a credential; the processes under test open their own connections.
     ctx = await startTestApp('pricingproc');
+    [port, simulatorPort] = [await freePort(), await freePort()];
   });
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -240,7 +243,7 @@ describe('market pricing through the running service', () => {
       env: {
         PATH: process.env.PATH ?? '',
         PORT: String(port),
-        SIMULATOR_PORT: String(port + 2500),
+        SIMULATOR_PORT: String(simulatorPort),
         DATABASE_URL: ctx.config.databaseUrl,
         REDIS_PREFIX: ctx.config.redisPrefix,
         LOG_LEVEL: 'warn',

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../support/ports';
 import { clearRedisPrefix, startTestApp, TestContext } from '../support/test-app';
 import { dropDatabase } from '../../src/database/ensure-database';
 
@@ -97,13 +98,13 @@ describe('npm start', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'should leave no process behind when npm gets %s',
     async (signal) => {
-      const port = 43000 + Math.floor(Math.random() * 2000);
+      const [port, simulatorPort] = [await freePort(), await freePort()];
       npm = spawn('npm', ['start'], {
         cwd: join(__dirname, '..', '..'),
         env: {
           ...process.env,
           PORT: String(port),
-          SIMULATOR_PORT: String(port + 2500),
+          SIMULATOR_PORT: String(simulatorPort),
           DATABASE_URL: ctx.config.databaseUrl,
           REDIS_URL: ctx.config.redisUrl,
           REDIS_PREFIX: ctx.config.redisPrefix,

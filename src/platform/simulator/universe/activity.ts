@@ -1,5 +1,5 @@
 import { CATALOGUE_SIZE } from './catalogue';
-import { Salt, hash, intIn, logUniformInt, unit } from '../random';
+import { Salt, hash, intIn, logUniformInt, skewedInt, unit } from '../random';
 
 /**
  * Per-account behaviour parameters. Time-dependent facts are closed-form in the tick, so computing an account at
@@ -24,6 +24,10 @@ export interface Activity {
   playRatePerMille: number;
 }
 
+/** Tail shapes (see skewedInt): owned games median 2, mean ~26; crafted levels median 5, mean ~73 (of crafters). */
+const LIBRARY_SHAPE = 3;
+const CRAFTED_SHAPE = 2;
+
 /** The last answer: inventories ask for the same account's activity once per asset, hundreds of times in a row. */
 let last: { seed: number; accountId: number; activity: Activity } | null = null;
 
@@ -38,13 +42,15 @@ export function activityOf(seed: number, accountId: number): Activity {
 function computeActivity(seed: number, accountId: number): Activity {
   const h = (k: number): number => hash(seed, Salt.activity, accountId, k);
   const crafter = h(1) % 100 < 45;
-  const craftPeriod = crafter ? logUniformInt(h(2), 1_500, 80_000) : 0;
-  const baseGames = h(5) % 100 < 5 ? 0 : logUniformInt(h(6), 1, CATALOGUE_SIZE);
+  // A level every 1 week to 9 months (at the default 1-minute tick): a library keeps growing, slowly.
+  const craftPeriod = crafter ? logUniformInt(h(2), 10_000, 400_000) : 0;
+  // Libraries and crafted levels as a platform's: most accounts own and craft a little, a few own the catalogue.
+  const baseGames = h(5) % 100 < 5 ? 0 : skewedInt(h(6), CATALOGUE_SIZE, LIBRARY_SHAPE);
   const player = baseGames > 0 && h(7) % 100 < 50;
   return {
     craftPeriod,
     craftOffset: crafter ? 1 + (h(3) % craftPeriod) : 0,
-    baseUnits: h(4) % 100 < 35 ? 0 : logUniformInt(h(8), 1, 900),
+    baseUnits: h(4) % 100 < 35 ? 0 : skewedInt(h(8), 900, CRAFTED_SHAPE),
     permStart: h(9) % CATALOGUE_SIZE,
     permStep: 1 + (h(10) % (CATALOGUE_SIZE - 1)),
     baseGames,
