@@ -11,8 +11,11 @@ import { INestApplicationContext, Logger } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 
 export interface DerivedStateKeeper {
-  /** Recomputes the whole derived state from PostgreSQL, set-based; safe to run while the service serves. */
-  rebuild(): Promise<void>;
+  /**
+   * Recomputes the whole derived state from PostgreSQL, set-based; safe to run while the service serves. A keeper
+   * that has completed a build started at or after `freshSince` (ms) in this process may skip it.
+   */
+  rebuild(freshSince?: number): Promise<void>;
 }
 
 /** Marks a provider as a keeper of derived state; the name shows in logs and the CLI. */
@@ -29,14 +32,17 @@ export function derivedStateKeepers(app: INestApplicationContext): Map<string, D
   return keepers;
 }
 
-/** Rebuilds every keeper's state from PostgreSQL (or only `only`), logging how long each took. */
-export async function rebuildDerivedState(app: INestApplicationContext, only?: string[]): Promise<string[]> {
+/**
+ * Rebuilds every keeper's state from PostgreSQL (or only `only`), logging how long each took; `freshSince` lets
+ * keepers skip a build they completed from that instant on (see DerivedStateKeeper).
+ */
+export async function rebuildDerivedState(app: INestApplicationContext, only?: string[], freshSince?: number): Promise<string[]> {
   const logger = new Logger('DerivedState');
   const done: string[] = [];
   for (const [name, keeper] of derivedStateKeepers(app)) {
     if (only && !only.includes(name)) continue;
     const started = Date.now();
-    await keeper.rebuild();
+    await keeper.rebuild(freshSince);
     logger.log(`rebuilt ${name} in ${Date.now() - started} ms`);
     done.push(name);
   }

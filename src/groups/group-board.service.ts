@@ -69,8 +69,8 @@ export class GroupBoard implements DerivedStateKeeper, OnApplicationBootstrap {
     return this.state.ensureBuilt();
   }
 
-  rebuild(): Promise<void> {
-    return this.state.rebuild();
+  rebuild(freshSince?: number): Promise<void> {
+    return this.state.rebuild(freshSince);
   }
 
   /** Puts a group where its last read says: scored by its members, or off the board when hidden or gone. */

@@ -54,8 +54,8 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
   }
 
   /** Rebuilds from PostgreSQL even when a version exists (operators, the seed), after any build under way. */
-  rebuild(): Promise<void> {
-    return this.state.rebuild();
+  rebuild(freshSince?: number): Promise<void> {
+    return this.state.rebuild(freshSince);
   }
 
   /**

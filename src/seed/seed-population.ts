@@ -217,10 +217,13 @@ async function insertScarcityMilestones(client: Client, crafts: FirstCraft[]): P
  * worker's module graph: the worker keeps all derived state in step with updates, so it holds every keeper.
  */
 async function rebuildAll(config: AppConfig): Promise<string[]> {
+  // Everything is loaded by now: a build the context's bootstrap starts from here on (on a prefix with no state yet)
+  // is the rebuild, and is not run a second time.
+  const loadedBy = Date.now();
   // abortOnError off: a module graph that cannot be built is the seed's error to report, not a reason to exit.
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: ['error', 'warn'], abortOnError: false });
   try {
-    return await rebuildDerivedState(app);
+    return await rebuildDerivedState(app, undefined, loadedBy);
   } finally {
     await app.close();
   }

@@ -24,13 +24,14 @@ export class AccountViewsService {
   }
 
   async record(accountId: number, visitor: string): Promise<void> {
-    await this.counter.hit(String(accountId), visitor);
-    // The fact on the channel as before; the tick in the account's replay log only while a stream could resume.
-    await this.progress
-      .accountLog(accountId)
-      .append(this.progress.channel, { type: 'view', accountId, totalDelta: 1 }, [
+    // One round trip: the counters, then the fact on the channel and (only while a stream could resume) the tick
+    // in the account's replay log.
+    const log = this.progress.accountLog(accountId);
+    await this.counter.hit(String(accountId), visitor, new Date(), (pipeline) =>
+      log.appendIn(pipeline, this.progress.channel, { type: 'view', accountId, totalDelta: 1 }, [
         { event: 'account-view-tick', data: { accountId, totalDelta: 1 } },
-      ]);
+      ]),
+    );
   }
 
   counts(accountId: number, window: TrendingWindow): Promise<TrendingCounts> {

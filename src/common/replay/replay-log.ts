@@ -19,7 +19,7 @@
  *
  * See `docs/architecture.md` (Resumable streams) for the decisions and the memory cost.
  */
-import Redis from 'ioredis';
+import Redis, { ChainableCommander } from 'ioredis';
 
 /** One entry of a replay log: the SSE event name and its `data:` as stored (JSON text; empty when none). */
 export interface ReplayEntry {
@@ -127,22 +127,21 @@ export class ReplayLog {
    * script: the fact is announced after its entries are readable.
    */
   async append(channel: string, message: unknown, entries: NewReplayEntry[]): Promise<void> {
+    await this.redis.eval(APPEND, 1, ...this.appendArguments(channel, message, entries));
+  }
+
+  /** The same append as one command of a caller's pipeline, so a write that also announces costs one round trip. */
+  appendIn(pipeline: ChainableCommander, channel: string, message: unknown, entries: NewReplayEntry[]): void {
+    pipeline.eval(APPEND, 1, ...this.appendArguments(channel, message, entries));
+  }
+
+  private appendArguments(channel: string, message: unknown, entries: NewReplayEntry[]): (string | number)[] {
     const pairs = entries.flatMap(({ event, data }) => [
       event,
       data === undefined ? '' : typeof data === 'string' ? data : JSON.stringify(data),
     ]);
     const { maxLen, exact, ttlSeconds } = this.options;
-    await this.redis.eval(
-      APPEND,
-      1,
-      this.key,
-      channel,
-      JSON.stringify(message),
-      maxLen,
-      exact ? '=' : '~',
-      ttlSeconds ? '1' : '0',
-      ...pairs,
-    );
+    return [this.key, channel, JSON.stringify(message), maxLen, exact ? '=' : '~', ttlSeconds ? '1' : '0', ...pairs];
   }
 
   /** The id of the newest entry (creating the log when needed, and keeping a per-key log alive). */

@@ -56,8 +56,8 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap 
     return this.state.ensureBuilt();
   }
 
-  rebuild(): Promise<void> {
-    return this.state.rebuild();
+  rebuild(freshSince?: number): Promise<void> {
+    return this.state.rebuild(freshSince);
   }
 
   /**
