@@ -80,12 +80,43 @@ export function seedBadgeIds(universe: Universe): Map<string, number> {
 
 /** The account row as `INSERT INTO accounts (account_id)` creates it when an update is first queued. */
 function freshAccount(accountId: number, addedAt: Date): AccountEntity {
+  // One literal (not spreads): this runs once per seeded account.
   const account: Partial<AccountEntity> = {
-    ...{ name: '', avatar: '', privacy: 'public', appPrivacy: 'public', friendPrivacy: 'public', platformVanity: null },
-    ...{ platformCreatedAt: null, countryCode: null, countryName: null, stateCode: null, stateName: null, cityId: null, cityName: null },
-    ...{ apps: 0, playtime: 0, friends: 0, badges: 0, foilBadges: 0, normalBadges: 0, specialBadges: 0, xp: 0, level: 0 },
-    ...{ vacBans: 0, gameBans: 0, communityBan: false, economyBan: 'none', bans: 0, lastBanDate: null, siteScore: 0 },
-    ...{ accountId, lastQueueStatus: 'undefined', updatedAt: null, nextAllowedTime: addedAt, updateCount: 0, addedAt },
+    name: '',
+    avatar: '',
+    privacy: 'public',
+    appPrivacy: 'public',
+    friendPrivacy: 'public',
+    platformVanity: null,
+    platformCreatedAt: null,
+    countryCode: null,
+    countryName: null,
+    stateCode: null,
+    stateName: null,
+    cityId: null,
+    cityName: null,
+    apps: 0,
+    playtime: 0,
+    friends: 0,
+    badges: 0,
+    foilBadges: 0,
+    normalBadges: 0,
+    specialBadges: 0,
+    xp: 0,
+    level: 0,
+    vacBans: 0,
+    gameBans: 0,
+    communityBan: false,
+    economyBan: 'none',
+    bans: 0,
+    lastBanDate: null,
+    siteScore: 0,
+    accountId,
+    lastQueueStatus: 'undefined',
+    updatedAt: null,
+    nextAllowedTime: addedAt,
+    updateCount: 0,
+    addedAt,
   };
   return account as AccountEntity;
 }

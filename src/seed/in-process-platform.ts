@@ -5,7 +5,6 @@ import { toInventoryItem } from '../platform/client/platform.mappers';
 import type { InventoryResult, RawInventoryDescription } from '../platform/client/platform.types';
 import { route } from '../platform/simulator/handlers/router';
 import { Universe } from '../platform/simulator/universe/universe';
-import { foldInventory } from '../refresh/snapshot-rows';
 
 /** Host of the in-process "platform": never resolved, only parsed by the simulator's router. */
 const ORIGIN = 'http://simulator.in-process';
@@ -68,17 +67,16 @@ export class InProcessPlatformClient extends PlatformClient {
   /**
    * The community inventory, already folded by class. An account holds ~200 assets on average (up to 12,000), and
    * mapping each through toInventoryItem costs about as much as generating it, while what the writer stores is the
-   * fold: one row per class, named by its first asset, with the summed amount. So the raw assets are folded first
-   * (on the two fields the mapper copies verbatim: classid, and amount as a number) and only each class's first
-   * asset is mapped. Folding the result again (as the writer does) changes nothing. Private and unknown
+   * fold: one row per class, named by its first asset, with the summed amount. So the simulator folds first (on the
+   * two fields the mapper copies verbatim: classid, and amount as a number; `Universe.inventoryFolded`) and only
+   * each class's first asset is mapped. Folding the result again (as the writer does) changes nothing. Private and unknown
    * profiles answer 403 on the platform, which the client reads as private.
    */
   override async getInventory(steamId: string): Promise<InventoryResult> {
     const accountId = this.universe.accountIdOf(steamId);
     if (this.skipInventory || accountId === null || this.universe.isPrivate(accountId)) return { visibility: 'private' };
-    const assets = this.universe.inventoryAssets(accountId);
-    const folded = foldInventory(assets.map((asset) => ({ classId: asset.classid, amount: Number(asset.amount), asset })));
-    const items = folded.map(({ item, amount }) => ({ ...toInventoryItem(item.asset, this.describe(item.asset.classid)), amount }));
+    const folded = this.universe.inventoryFolded(accountId);
+    const items = folded.map(({ asset, amount }) => ({ ...toInventoryItem(asset, this.describe(asset.classid)), amount }));
     return { visibility: 'public', totalCount: this.universe.inventorySize(accountId), items };
   }
 

@@ -87,6 +87,21 @@ describe('platform simulator', () => {
     expect(differing).toEqual([]);
   });
 
+  it('should fold an inventory for the seed exactly as folding its listed assets does', () => {
+    // The seed maps Universe.inventoryFolded instead of folding every listed asset (src/seed/in-process-platform.ts).
+    const differing = Array.from({ length: N }, (_, i) => i + 1).filter((id) => {
+      if (u.isPrivate(id)) return false;
+      const byClass = new Map<string, { asset: unknown; amount: number }>();
+      for (const asset of u.inventoryAssets(id)) {
+        const entry = byClass.get(asset.classid);
+        if (entry) entry.amount += Number(asset.amount);
+        else byClass.set(asset.classid, { asset, amount: Number(asset.amount) });
+      }
+      return JSON.stringify([...byClass.values()]) !== JSON.stringify(u.inventoryFolded(id));
+    });
+    expect(differing).toEqual([]);
+  });
+
   // The invariant sweeps below collect violations and assert once: per-item expect() calls would dominate runtime.
 
   it('should give accounts valid, unique, resolvable vanity names for about 70% of accounts', () => {

@@ -65,3 +65,26 @@ export function assetsPage(w: World, accountId: number, start: number, count: nu
   }
   return out;
 }
+
+/**
+ * The whole inventory folded by class, as foldInventory would fold assetsPage(…, 0, size): each class once, in order
+ * of first appearance, represented by its first asset, amounts summed. Only first assets get an asset object (the
+ * seed stores the fold, and most assets of a large inventory repeat a class).
+ */
+export function foldedAssets(w: World, accountId: number): { asset: RawInventoryAsset; amount: number }[] {
+  const size = inventorySize(w, accountId);
+  const byClass = new Map<string, { asset: RawInventoryAsset; amount: number }>();
+  for (let i = 0; i < size; i++) {
+    const kind = itemKind(w, accountId, i);
+    const classid = classIdOf(kind);
+    const amount = kind.kind === 'gems' ? logUniformInt(hash(w.seed, Salt.inventory, accountId, i, 5), 1, 100_000) : 1;
+    const entry = byClass.get(classid);
+    if (entry) {
+      entry.amount += amount;
+      continue;
+    }
+    const asset = { appid: 753, contextid: '6', assetid: assetIdOf(w, accountId, i), classid, instanceid: '0', amount: String(amount) };
+    byClass.set(classid, { asset, amount });
+  }
+  return [...byClass.values()];
+}

@@ -3,7 +3,7 @@ import { Catalogue, type CatalogueApp } from './catalogue';
 import { FriendGraph } from './friends';
 import { GroupDirectory, type GroupTruth } from './groups';
 import { ownedGames, type OwnedGameTruth } from './games';
-import { assetsPage, indexOfAssetId, inventorySize } from './inventory';
+import { assetsPage, foldedAssets, indexOfAssetId, inventorySize } from './inventory';
 import { describe, kindOfClassId } from './items';
 import { cities, countries, states } from './locations';
 import { marketPrice } from './market';
@@ -205,6 +205,11 @@ export class Universe {
 
   inventoryAssets(accountId: number, start = 0, count = Number.MAX_SAFE_INTEGER): RawInventoryAsset[] {
     return assetsPage(this.world, this.check(accountId), start, count);
+  }
+
+  /** The inventory folded by class (first asset of each class, summed amounts), without the repeated assets. */
+  inventoryFolded(accountId: number): { asset: RawInventoryAsset; amount: number }[] {
+    return foldedAssets(this.world, this.check(accountId));
   }
 
   describe(classId: string): RawInventoryDescription | null {
