@@ -4,9 +4,11 @@ import { Repository } from 'typeorm';
 import { LeaderboardAccount } from './dto/leaderboard-account.dto';
 import { AccountRoleEntity } from './entities/account-role.entity';
 import { AccountEntity } from './entities/account.entity';
-import { CARD_VALUES, CardValues, cardOf } from './mappers/card-values';
+import { RawJson } from '../common/wire/raw-json';
+import { CARD_TEXT, CARD_VALUES, CardText, CardValues, cardOf, rawCardOf } from './mappers/card-values';
 
 const CARDS_SQL = `SELECT json_agg(${CARD_VALUES}) AS cards FROM accounts a WHERE a.account_id = ANY($1)`;
+const RAW_CARDS_SQL = `SELECT json_agg(${CARD_TEXT}) AS cards FROM accounts a WHERE a.account_id = ANY($1)`;
 
 /** Loads accounts as `LeaderboardAccount` rows, one query for any number of them. */
 @Injectable()
@@ -27,6 +29,18 @@ export class LeaderboardAccountsService {
     if (!accountIds.length) return cards;
     const [{ cards: values }]: { cards: CardValues[] | null }[] = await this.accounts.query(CARDS_SQL, [accountIds]);
     for (const v of values ?? []) cards.set(v[0], cardOf(v));
+    return cards;
+  }
+
+  /**
+   * The same cards as JSON text written by PostgreSQL (CARD_TEXT), for the largest listings: put into the response
+   * as they are (RawJson; the response must be marked with holdRawJson), never parsed into objects here.
+   */
+  async rawByIds(accountIds: number[]): Promise<Map<number, RawJson<LeaderboardAccount>>> {
+    const cards = new Map<number, RawJson<LeaderboardAccount>>();
+    if (!accountIds.length) return cards;
+    const [{ cards: texts }]: { cards: CardText[] | null }[] = await this.accounts.query(RAW_CARDS_SQL, [accountIds]);
+    for (const card of texts ?? []) cards.set(card[0], rawCardOf(card));
     return cards;
   }
 

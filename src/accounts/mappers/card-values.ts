@@ -1,3 +1,4 @@
+import { RawJson } from '../../common/wire/raw-json';
 import { AccountPrivacy } from '../account.enums';
 import { RoleRecord } from '../dto/profile-records.dto';
 import { LeaderboardAccount } from '../dto/leaderboard-account.dto';
@@ -103,4 +104,70 @@ export function cardAccountOf(v: CardValues): CardAccount & { createdAt: Date; r
 /** The `LeaderboardAccount` of a card's values. */
 export function cardOf(values: CardValues): LeaderboardAccount {
   return toLeaderboardAccount(cardAccountOf(values));
+}
+
+/** JSON text of a text column: PostgreSQL escapes strings exactly as JSON.stringify does (and text cannot hold NUL). */
+const str = (sql: string) => `to_json(${sql})::text`;
+const CARD_TEXT_FIELDS: [string, string][] = [
+  ['steamId', str('(76561197960265728 + a.account_id)::text')],
+  ['name', str('a.name')],
+  ['avatar', str('a.avatar')],
+  ['animatedAvatar', str('a.animated_avatar')],
+  ['avatarFrame', str('a.avatar_frame')],
+  ['background', str('a.background')],
+  ['miniBackground', str('a.mini_background')],
+  ['privacy', str('a.privacy')],
+  ...(
+    [
+      ['apps', 'apps'],
+      ['badges', 'badges'],
+      ['foilBadges', 'foil_badges'],
+      ['normalBadges', 'normal_badges'],
+      ['friends', 'friends'],
+      ['level', 'level'],
+      ['xp', 'xp'],
+      ['playtime', 'playtime'],
+      ['awardsGiven', 'awards_given'],
+      ['awardsReceived', 'awards_received'],
+      ['pointsGiven', 'points_given'],
+      ['pointsReceived', 'points_received'],
+      ['donated', 'donated'],
+      ['bans', 'bans'],
+      ['gameBans', 'game_bans'],
+      ['vacBans', 'vac_bans'],
+      ['steamSetsScore', 'site_score'],
+    ] as const
+  ).map(([field, column]): [string, string] => [field, `a.${column}::text`]),
+  ['appCost', `'0'`],
+  ['foilBadgeCost', `'0'`],
+  ['normalBadgeCost', `'0'`],
+  ['economyBan', str('a.economy_ban')],
+  ['steamSetsVanity', str(`COALESCE(a.site_vanity, '')`)],
+  ['steamVanity', str(`COALESCE(a.platform_vanity, '')`)],
+  ['images', `'[]'`],
+];
+const present = (column: string) => `COALESCE(a.${column}, '') <> ''`;
+
+/**
+ * The card of the account aliased `a` as JSON text, exactly as JSON.stringify writes `cardOf` (same keys in the same
+ * order, same values: accountRecord's rules, the creation date as toISOString writes it), in three parts around its
+ * roles: [account id, the text up to `"roles":`, the roles (as in CARD_VALUES), the rest]. Read with `rawCardOf`.
+ */
+export const CARD_TEXT = `json_build_array(a.account_id,
+  '{' || ${CARD_TEXT_FIELDS.map(([field, sql]) => `'"${field}":' || ${sql}`).join(" || ',' || ")} || ',"roles":',
+  (SELECT json_agg(json_build_object('role', r.role, 'rating', r.rating, 'extras', r.extras) ORDER BY r.rating DESC, r.role)
+     FROM account_roles r WHERE r.account_id = a.account_id),
+  CASE WHEN ${present('country_name')}
+       THEN ',"country":{"name":' || ${str('a.country_name')}
+            || CASE WHEN ${present('country_code')} THEN ',"code":' || ${str('a.country_code')} ELSE '' END || '}'
+       ELSE '' END
+  || CASE WHEN ${present('state_name')} THEN ',"state":{"name":' || ${str('a.state_name')} || '}' ELSE '' END
+  || CASE WHEN ${present('city_name')} THEN ',"city":{"name":' || ${str('a.city_name')} || '}' ELSE '' END
+  || ',"createdAt":"' || to_char(COALESCE(a.platform_created_at, a.added_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}')`;
+
+export type CardText = [accountId: number, head: string, roles: RoleRecord[] | null, tail: string];
+
+/** The card of a CARD_TEXT, to be put into a response as it is (see RawJson). */
+export function rawCardOf([, head, roles, tail]: CardText): RawJson<LeaderboardAccount> {
+  return new RawJson(`${head}${JSON.stringify(roles ?? [])}${tail}`);
 }
