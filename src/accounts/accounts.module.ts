@@ -73,6 +73,6 @@ import { MarketPricesModule } from '../pricing/market-prices.module';
     AccountEventsService,
     AccountStreamService,
   ],
-  exports: [TypeOrmModule, AccountAdminService, FriendGraphService],
+  exports: [TypeOrmModule, AccountAdminService, FriendGraphService, FriendGraphCache],
 })
 export class AccountsModule {}

@@ -15,8 +15,8 @@ export interface Reach {
 
 /**
  * The friend graph as stored: undirected, from every friend list the service has read, read from PostgreSQL one
- * query per level. `account.findFriendPath` searches the copy in memory (FriendGraphCache) once it is loaded;
- * `item.findOwners` searches here.
+ * query per level. `account.findFriendPath` and `item.findOwners` search the copy in memory (FriendGraphCache) once it
+ * is loaded, and read here until then.
  */
 @Injectable()
 export class FriendGraphService {
@@ -48,30 +48,8 @@ export class FriendGraphService {
    * Searches outward from `from` up to `maxDepth` hops, never through `exclude`, stopping after the level at
    * which `target` (if given) is reached. Every shortest-path parent is kept, so all shortest paths can be listed.
    */
-  async reach(from: number, maxDepth: number, options: { target?: number; exclude?: Set<number> } = {}): Promise<Reach> {
-    const distance = new Map([[from, 0]]);
-    const parents = new Map<number, number[]>();
-    let frontier = [from];
-    for (let depth = 1; depth <= maxDepth && frontier.length && !distance.has(options.target ?? -1); depth++) {
-      const { neighbours } = await this.neighbours(frontier, Infinity);
-      const next: number[] = [];
-      for (const [a, friends] of neighbours)
-        for (const b of friends) {
-          if (options.exclude?.has(b) && b !== options.target) continue;
-          const known = distance.get(b);
-          if (known === undefined) {
-            distance.set(b, depth);
-            parents.set(b, [a]);
-            next.push(b);
-          } else if (known === depth) {
-            parents.get(b)!.push(a);
-          }
-        }
-      if (distance.size > MAX_VISITED) throw serviceUnavailable('The friend graph around these accounts is too large to search now.');
-      // Only accounts on the frontier are expanded further; the target ends the search at its own level.
-      frontier = next.filter((id) => id !== options.target);
-    }
-    return { distance, parents };
+  reach(from: number, maxDepth: number, options: { target?: number; exclude?: Set<number> } = {}): Promise<Reach> {
+    return reachOver(this.neighbours, from, maxDepth, options);
   }
 
   /** Up to `limit` shortest paths from the search's origin to `target`, each origin first. */
@@ -90,4 +68,36 @@ export class FriendGraphService {
     walk(target, []);
     return found;
   }
+}
+
+/** FriendGraphService.reach over any reader of the graph (the stored rows, or the copy in memory). */
+export async function reachOver(
+  read: NeighbourReader,
+  from: number,
+  maxDepth: number,
+  options: { target?: number; exclude?: Set<number> } = {},
+): Promise<Reach> {
+  const distance = new Map([[from, 0]]);
+  const parents = new Map<number, number[]>();
+  let frontier = [from];
+  for (let depth = 1; depth <= maxDepth && frontier.length && !distance.has(options.target ?? -1); depth++) {
+    const { neighbours } = await read(frontier, Infinity);
+    const next: number[] = [];
+    for (const [a, friends] of neighbours)
+      for (const b of friends) {
+        if (options.exclude?.has(b) && b !== options.target) continue;
+        const known = distance.get(b);
+        if (known === undefined) {
+          distance.set(b, depth);
+          parents.set(b, [a]);
+          next.push(b);
+        } else if (known === depth) {
+          parents.get(b)!.push(a);
+        }
+      }
+    if (distance.size > MAX_VISITED) throw serviceUnavailable('The friend graph around these accounts is too large to search now.');
+    // Only accounts on the frontier are expanded further; the target ends the search at its own level.
+    frontier = next.filter((id) => id !== options.target);
+  }
+  return { distance, parents };
 }

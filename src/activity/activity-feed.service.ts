@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
+import { LeaderboardAccount } from '../accounts/dto/leaderboard-account.dto';
+import { CARD_VALUES, CardValues, cardOf } from '../accounts/mappers/card-values';
 import { toAppBadge } from '../apps/mappers/app-badge.mapper';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
 import { SqlConditions } from '../common/sql-conditions';
 import { decodeCursor, encodeCursor } from '../common/wire/cursor';
 import { FEED_DEFAULT_LIMIT, V1ActivityEvent, V1ActivityListAccountFeedResponseBody } from './dto/activity.dto';
 import { ActivityEventEntity } from './entities/activity-event.entity';
+
+type FeedRow = ActivityEventEntity & { card: CardValues | null };
 
 export interface FeedQuery {
   accountId?: number;
@@ -21,7 +24,6 @@ export interface FeedQuery {
 export class ActivityFeedService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly accounts: LeaderboardAccountsService,
     private readonly catalog: BadgeCatalogService,
   ) {}
 
@@ -80,19 +82,22 @@ export class ActivityFeedService {
     return new Map(rows.map((row, i) => [String(row.id), events[i]]));
   }
 
-  private select(rest: string, parameters: unknown[]): Promise<ActivityEventEntity[]> {
+  /** The events with their account's card (CardValues, a primary-key read per event): no second query for the cards. */
+  private select(rest: string, parameters: unknown[]): Promise<FeedRow[]> {
     return this.dataSource.query(
-      `SELECT id, account_id AS "accountId", event_type AS "eventType", occurred_at AS "occurredAt", data FROM activity_events ${rest}`,
+      `SELECT id, account_id AS "accountId", event_type AS "eventType", occurred_at AS "occurredAt", data,
+              (SELECT ${CARD_VALUES} FROM accounts a WHERE a.account_id = activity_events.account_id) AS card
+         FROM activity_events ${rest}`,
       parameters,
     );
   }
 
-  private async toWire(rows: ActivityEventEntity[]): Promise<V1ActivityEvent[]> {
+  private async toWire(rows: FeedRow[]): Promise<V1ActivityEvent[]> {
     const badgeIds = [...new Set(rows.flatMap((row) => (row.data.badge ? [row.data.badge.badgeId] : [])))];
-    const [cards, badges] = await Promise.all([
-      this.accounts.byIds([...new Set(rows.map((row) => row.accountId))]),
-      this.catalog.byIds(badgeIds).then((list) => new Map(list.map((badge) => [badge.id, badge]))),
-    ]);
+    const badges = new Map((await this.catalog.byIds(badgeIds)).map((badge) => [badge.id, badge]));
+    // An account's card is built once however many of its events the page holds.
+    const cards = new Map<number, LeaderboardAccount | null>();
+    for (const row of rows) if (!cards.has(row.accountId)) cards.set(row.accountId, row.card && cardOf(row.card));
     return rows.map((row) => {
       const held = row.data.badge;
       const badge = held ? badges.get(held.badgeId) : undefined;

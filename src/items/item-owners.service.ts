@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { levelWalkSql } from '../database/level-walk';
-import { FriendGraphService } from '../accounts/friend-graph.service';
+import { FriendGraphCache } from '../accounts/friends/friend-graph-cache.service';
+import { NeighbourReader } from '../accounts/friends/friend-search';
 import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
 import { Principal } from '../auth/principal';
 import { FindOwnersRequestBody, FindOwnersResponseBody, Owner } from './dto/find-owners.dto';
@@ -27,28 +28,32 @@ const OWNERS_PAGE = levelWalkSql({
 /**
  * `item.findOwners`: who holds given cards or booster packs, most copies first (a level walk of
  * ix_inventory_items_class_id), with the maintained owner counts (item_class_owners). For a signed-in caller, a
- * search of the friend graph from both ends (ownerPaths) gives each listed owner's friend path within `maxDepth`.
+ * search of the friend graph from both ends (ownerPaths) gives each listed owner's friend path within `maxDepth`,
+ * over the graph in memory (FriendGraphCache, caught up with every update completed before the request, as
+ * `account.findFriendPath` reads it).
  */
 @Injectable()
 export class ItemOwnersService {
   constructor(
     private readonly accounts: LeaderboardAccountsService,
-    private readonly graph: FriendGraphService,
+    private readonly graph: FriendGraphCache,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async find(request: FindOwnersRequestBody, caller: Principal | undefined): Promise<FindOwnersResponseBody> {
     const classIds = [...new Set((request.itemIds ?? []).map(String))];
     const perItem = request.ownersPerItem ?? 10;
-    const [walked, totals]: [OwnerRow[], Map<string, number>] = await Promise.all([
+    // The graph catches up with completed updates (FriendGraphCache.reader) while the page is read.
+    const [walked, totals, read]: [OwnerRow[], Map<string, number>, NeighbourReader | null] = await Promise.all([
       this.dataSource.query(OWNERS_PAGE, [classIds, request.offset ?? 0, perItem, null, null]),
       this.totals(classIds),
+      caller ? this.graph.reader() : null,
     ]);
     const rows = firstOfEachGroup(walked, perItem);
     const owners = [...new Set(rows.map((row) => row.account_id))];
     const paths =
-      caller && owners.length
-        ? await ownerPaths(this.dataSource, this.graph, caller.accountId, owners, request.maxDepth ?? 4)
+      caller && read && owners.length
+        ? await ownerPaths(read, caller.accountId, owners, request.maxDepth ?? 4)
         : new Map<number, number[]>();
     const cards = await this.accounts.byIds([...new Set([...rows.map((row) => row.account_id), ...[...paths.values()].flat()])]);
     return {

@@ -1,5 +1,5 @@
-import { DataSource } from 'typeorm';
-import { FriendGraphService, Reach } from '../accounts/friend-graph.service';
+import { Reach, reachOver } from '../accounts/friend-graph.service';
+import { NeighbourReader } from '../accounts/friends/friend-search';
 import { serviceUnavailable } from '../common/problem/problem.exception';
 
 /** The most accounts the searches around the caller and the owners may reach together before giving up (503). */
@@ -20,17 +20,11 @@ interface Ball {
  * The path is the one a full search from the caller would list first (FriendGraphService.paths): shortest, and from
  * the owner back to the caller always through the lowest account id that is still on a shortest path.
  */
-export async function ownerPaths(
-  dataSource: DataSource,
-  graph: FriendGraphService,
-  from: number,
-  owners: number[],
-  maxDepth: number,
-): Promise<Map<number, number[]>> {
+export async function ownerPaths(read: NeighbourReader, from: number, owners: number[], maxDepth: number): Promise<Map<number, number[]>> {
   const near = Math.ceil(maxDepth / 2);
   const far = maxDepth - near;
-  const caller = await graph.reach(from, near);
-  const balls = await searchFrom(dataSource, owners, far, [...caller.distance.keys()]);
+  const caller = await reachOver(read, from, near);
+  const balls = await searchFrom(read, owners, far, caller.distance);
   const paths = new Map<number, number[]>();
   for (const owner of owners) {
     const path = owner === from ? [from] : pathThrough(caller, owner, balls.get(owner)!, near, far);
@@ -40,24 +34,31 @@ export async function ownerPaths(
 }
 
 /**
- * Breadth-first searches from every owner at once (one query per level for all of them). The last level only
+ * Breadth-first searches from every owner at once (one read per level for all of them). The last level only
  * matters where it meets the caller's search (`meeting`: farther accounts are on no path within reach), so only
- * those neighbours are read — the widest level is the one most worth not reading.
+ * those neighbours are kept.
  */
-async function searchFrom(dataSource: DataSource, owners: number[], depth: number, meeting: number[]): Promise<Map<number, Ball>> {
-  let visited = meeting.length;
+async function searchFrom(
+  read: NeighbourReader,
+  owners: number[],
+  depth: number,
+  meeting: Map<number, number>,
+): Promise<Map<number, Ball>> {
+  let visited = meeting.size;
   const balls = new Map(owners.map((owner): [number, Ball] => [owner, { distance: new Map([[owner, 0]]), parents: new Map() }]));
   let frontiers = new Map(owners.map((owner) => [owner, [owner]]));
   for (let level = 1; level <= depth; level++) {
     const ids = [...new Set([...frontiers.values()].flat())];
     if (!ids.length) break;
-    const neighbours = await neighboursOf(dataSource, ids, level === depth ? meeting : null);
+    const { neighbours } = await read(ids, Infinity);
+    const last = level === depth;
     const next = new Map<number, number[]>();
     for (const [owner, frontier] of frontiers) {
       const ball = balls.get(owner)!;
       const reached: number[] = [];
       for (const a of frontier)
         for (const b of neighbours.get(a) ?? []) {
+          if (last && !meeting.has(b)) continue;
           const known = ball.distance.get(b);
           if (known === undefined) {
             ball.distance.set(b, level);
@@ -72,25 +73,6 @@ async function searchFrom(dataSource: DataSource, owners: number[], depth: numbe
     frontiers = next;
   }
   return balls;
-}
-
-/** The friends of `ids` (the graph is undirected: either side of a row), only those in `among` when given. */
-async function neighboursOf(dataSource: DataSource, ids: number[], among: number[] | null): Promise<Map<number, number[]>> {
-  const edges: { a: number; b: number }[] = await dataSource.query(
-    `SELECT account_id AS a, friend_account_id AS b FROM account_friends
-      WHERE account_id = ANY($1) AND ($2::int[] IS NULL OR friend_account_id = ANY($2))
-     UNION
-     SELECT friend_account_id AS a, account_id AS b FROM account_friends
-      WHERE friend_account_id = ANY($1) AND ($2::int[] IS NULL OR account_id = ANY($2))`,
-    [ids, among],
-  );
-  const neighbours = new Map<number, number[]>();
-  for (const { a, b } of edges) {
-    const list = neighbours.get(a) ?? [];
-    list.push(b);
-    neighbours.set(a, list);
-  }
-  return neighbours;
 }
 
 /**

@@ -2,16 +2,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
 import { serviceUnavailable } from '../common/problem/problem.exception';
+import { holdRawJson } from '../common/wire/raw-json';
 import { REDIS } from '../common/redis/redis.module';
-import { BoardScope, RankReader } from '../ranks/rank-reader.service';
+import { aroundVersion, RankReader } from '../ranks/rank-reader.service';
 import { accountOf } from '../ranks/rank-scopes';
 import { COLUMN_BOARDS, SNAPSHOT_COUNTERS } from './account-boards';
 import { BoardChanges } from './changes/board-changes.service';
-import { ChangeWindow } from './changes/change-keys';
+import { ChangeWindow, SetKind } from './changes/change-keys';
 import { ChangeRow, rankDelta, scoreDelta } from './changes/change-rows';
 import { LIVE_PAGE } from './changes/change-scripts';
 import { ChangeSnapshots, SnapshotList } from './changes/change-snapshots.service';
 import { LeaderboardGetChangesRequestBody as Request, LeaderboardGetChangesResponseBody } from './dto/changes.dto';
+
+type LivePageScript = (...args: (string | number)[]) => Promise<(number | string)[]>;
 
 /**
  * `leaderboard.getChanges`: movers over a window. An account's old score is the value its first update in the
@@ -21,39 +24,43 @@ import { LeaderboardGetChangesRequestBody as Request, LeaderboardGetChangesRespo
  * of 0 shares the board's last rank.
  *
  * Served from derived state (src/leaderboards/changes): by score over the whole board, live from the maintained
- * sorted sets (a page is O(limit · log N)); by rank, or within a top N, from a snapshot a few seconds old at most
- * (ChangeSnapshots), since a rank change moves whenever anyone else moves.
+ * sorted sets (a page is O(limit · log N), one script reading the versions too); by rank, or within a top N, from a
+ * snapshot a few seconds old at most (ChangeSnapshots), since a rank change moves whenever anyone else moves. The
+ * listed accounts' cards are one more query.
  */
 @Injectable()
 export class ChangesService {
+  private readonly livePageScript: LivePageScript;
+  /** The five keys of a live page around their versions (LIVE_PAGE's ARGV), per window, column and direction. */
+  private readonly liveKeys = new Map<string, string[]>();
+
   constructor(
     private readonly accounts: LeaderboardAccountsService,
     private readonly ranks: RankReader,
     private readonly boardChanges: BoardChanges,
     private readonly snapshots: ChangeSnapshots,
-    @Inject(REDIS) private readonly redis: Redis,
-  ) {}
+    @Inject(REDIS) redis: Redis,
+  ) {
+    // defineCommand runs the script by EVALSHA (loaded once per connection): EVAL sent all of it on every page.
+    redis.defineCommand('badgeStatsChangesLivePage', { numberOfKeys: 2, lua: LIVE_PAGE });
+    const command = (redis as unknown as Record<string, LivePageScript>).badgeStatsChangesLivePage;
+    this.livePageScript = command.bind(redis) as LivePageScript;
+  }
 
   async changes(request: Request): Promise<LeaderboardGetChangesResponseBody> {
     // Boards whose value no update records (awards, points) cannot have moved.
     if (!SNAPSHOT_COUNTERS[request.leaderboard]) return { changes: [] };
     const column = COLUMN_BOARDS[request.leaderboard]!;
-    const version = await this.boardChanges.currentVersion();
-    if (!version) throw serviceUnavailable('The leaderboard changes are being rebuilt; try again in a minute.', 60);
-    const board = await this.ranks.scope(column, null);
     const [offset, limit] = [request.offset ?? 0, request.limit ?? 100];
     const up = request.direction === 'improvements';
     const top = request.topFilter && request.topFilter !== 'all' ? Number(request.topFilter) : null;
-    let rows: ChangeRow[];
-    if (top === null && request.metric === 'score') rows = await this.live(version, board, request.window, up, offset, limit);
-    else if (top === null) rows = await this.snapshots.read(version, board, request.window, up ? 'rank-up' : 'rank-down', offset, limit);
-    else {
-      const list = `top-${request.metric}-${up ? 'up' : 'down'}` as SnapshotList;
-      const inTop = (row: ChangeRow) => row.newRank <= top || row.oldRank <= top;
-      rows = await this.snapshots.read(version, board, request.window, list, offset, limit, inTop);
-    }
-    const cards = await this.accounts.byIds(rows.map((row) => row.accountId));
-    return {
+    const rows =
+      top === null && request.metric === 'score'
+        ? await this.live(column, request.window, up, offset, limit)
+        : await this.snapshot(column, request, up, top, offset, limit);
+    // The cards go out as PostgreSQL wrote them (RawJson): 100 of them are most of the answer's bytes.
+    const cards = await this.accounts.rawByIds(rows.map((row) => row.accountId));
+    return holdRawJson({
       changes: rows.map((row) => ({
         accountId: row.accountId,
         oldRank: row.oldRank,
@@ -65,26 +72,69 @@ export class ChangesService {
         latestDate: new Date(row.latest).toISOString(),
         account: cards.get(row.accountId) ?? null,
       })),
-    };
+    });
   }
 
-  /** A page of the maintained up or down set, ranked at both ends in the same atomic read. */
-  private async live(version: string, board: BoardScope, window: ChangeWindow, up: boolean, offset: number, limit: number) {
-    const set = (kind: 'up' | 'down' | 'cur' | 'old') => this.boardChanges.keys.set(version, window, board.column, kind);
-    const keys = [set(up ? 'up' : 'down'), board.key, set('cur'), set('old'), this.boardChanges.keys.movers(version, window)];
-    const flat = (await this.redis.eval(LIVE_PAGE, keys.length, ...keys, offset, limit, up ? 1 : 0)) as (number | string)[];
+  /** By rank, or within a top N: a page of a snapshot (ChangeSnapshots). */
+  private async snapshot(column: string, request: Request, up: boolean, top: number | null, offset: number, limit: number) {
+    const version = await this.version();
+    const board = await this.ranks.scope(column, null);
+    if (top === null) return this.snapshots.read(version, board, request.window, up ? 'rank-up' : 'rank-down', offset, limit);
+    const list = `top-${request.metric}-${up ? 'up' : 'down'}` as SnapshotList;
+    const inTop = (row: ChangeRow) => row.newRank <= top || row.oldRank <= top;
+    return this.snapshots.read(version, board, request.window, list, offset, limit, inTop);
+  }
+
+  /** The changes' version being served; while none exists, 503 (and a build is started). */
+  private async version(): Promise<string> {
+    const version = await this.boardChanges.currentVersion();
+    if (!version) throw serviceUnavailable('The leaderboard changes are being rebuilt; try again in a minute.', 60);
+    return version;
+  }
+
+  /**
+   * A page of the maintained up or down set, ranked at both ends, in one script that also reads both versions. A
+   * state without a version is reported by the usual checks (503, a build started); one that appeared meanwhile is
+   * read again.
+   */
+  private async live(column: string, window: ChangeWindow, up: boolean, offset: number, limit: number, again = true): Promise<ChangeRow[]> {
+    const keys = [this.boardChanges.keys.version, this.ranks.versionKey];
+    const flat = await this.livePageScript(...keys, offset, limit, up ? 1 : 0, ...this.liveKeysOf(column, window, up));
+    if (flat.length === 1) {
+      await this.version();
+      await this.ranks.version();
+      if (again) return this.live(column, window, up, offset, limit, false);
+      throw serviceUnavailable('The leaderboard changes are being rebuilt; try again in a minute.', 60);
+    }
     const rows: ChangeRow[] = [];
     for (let i = 0; i < flat.length; i += 6) {
-      const [member, newRank, oldRank, newScore, oldScore, latest] = flat.slice(i, i + 6);
       rows.push({
-        accountId: accountOf(String(member)),
-        newRank: Number(newRank),
-        oldRank: Number(oldRank),
-        newScore: Number(newScore),
-        oldScore: Number(oldScore),
-        latest: Number(latest),
+        accountId: accountOf(String(flat[i])),
+        newRank: Number(flat[i + 1]),
+        oldRank: Number(flat[i + 2]),
+        newScore: Number(flat[i + 3]),
+        oldScore: Number(flat[i + 4]),
+        latest: Number(flat[i + 5]),
       });
     }
     return rows;
+  }
+
+  private liveKeysOf(column: string, window: ChangeWindow, up: boolean): string[] {
+    const id = `${column} ${window} ${up}`;
+    let keys = this.liveKeys.get(id);
+    if (!keys) {
+      const changes = this.boardChanges.keys;
+      const set = (kind: SetKind) => aroundVersion((version) => changes.set(version, window, column, kind));
+      keys = [
+        ...set(up ? 'up' : 'down'),
+        ...this.ranks.boardKeyAround(column),
+        ...set('cur'),
+        ...set('old'),
+        ...aroundVersion((version) => changes.movers(version, window)),
+      ];
+      this.liveKeys.set(id, keys);
+    }
+    return keys;
   }
 }

@@ -6,6 +6,7 @@ import { ProblemException } from '../common/problem/problem.exception';
 import { REDIS } from '../common/redis/redis.module';
 import { RankEngine } from './rank-engine.service';
 import { RankKeys } from './rank-keys';
+import { GLOBAL_RANKS_LUA } from './global-ranks.lua';
 import { PROFILE_RANKS_LUA } from './profile-ranks.lua';
 import { CHANGE_BOARDS, COLUMN_BOARDS } from '../leaderboards/account-boards';
 import {
@@ -64,6 +65,7 @@ const CELLS_TTL_MS = 10_000;
 const LEVEL_OF_SCOPE: Record<string, ScopeLevel> = { g: 'global', 'r:': 'region', 'c:': 'country', 's:': 'state', 't:': 'city' };
 
 type ProfileRanksScript = (versionKey: string, versionPrefix: string, ...args: string[]) => Promise<(string | number)[]>;
+type GlobalRanksScript = (versionKey: string, ...args: string[]) => Promise<number[]>;
 
 /**
  * The rank engine's reader side: scopes, ranks, windows and board sizes, each a few O(log N) Redis calls.
@@ -74,6 +76,7 @@ type ProfileRanksScript = (versionKey: string, versionPrefix: string, ...args: s
 export class RankReader {
   private cells: { version: string; at: number; cells: string[] } | null = null;
   private readonly profileRanksScript: ProfileRanksScript;
+  private readonly globalRanksScript: GlobalRanksScript;
 
   constructor(
     private readonly engine: RankEngine,
@@ -84,6 +87,9 @@ export class RankReader {
     redis.defineCommand('badgeStatsProfileRanks', { numberOfKeys: 1, lua: PROFILE_RANKS_LUA });
     const command = (redis as unknown as Record<string, ProfileRanksScript>).badgeStatsProfileRanks;
     this.profileRanksScript = command.bind(redis) as ProfileRanksScript;
+    redis.defineCommand('badgeStatsGlobalRanks', { numberOfKeys: 1, lua: GLOBAL_RANKS_LUA });
+    const globalRanks = (redis as unknown as Record<string, GlobalRanksScript>).badgeStatsGlobalRanks;
+    this.globalRanksScript = globalRanks.bind(redis) as GlobalRanksScript;
   }
 
   private get keys(): RankKeys {
@@ -97,11 +103,21 @@ export class RankReader {
     return version;
   }
 
+  /** The key naming the version being served, for scripts that read it themselves (with `boardKeyAround`). */
+  get versionKey(): string {
+    return this.keys.version;
+  }
+
+  /** A column's global board key as the text before and after its version: a script inserts the version it read. */
+  boardKeyAround(column: string): [string, string] {
+    return aroundVersion((version) => this.keys.board(version, column, 'g'));
+  }
+
   /** The version being served; while none exists, callers get 503 and a rebuild is started. */
   async version(): Promise<string> {
     const version = await this.currentVersion();
     if (version) return version;
-    throw new ProblemException(503, 'The leaderboards are being rebuilt; try again in a minute.', { headers: { 'Retry-After': '60' } });
+    throw rebuilding();
   }
 
   /** A column board in the scope the request's locations select (all of them, or the global board). */
@@ -152,6 +168,25 @@ export class RankReader {
     if (score <= 0) return board.scored + 1;
     const index = await this.redis.zrevrank(board.key, memberOf(accountId));
     return index === null ? (await this.redis.zcount(board.key, `(${score}`, '+inf')) + 1 : index + 1;
+  }
+
+  /**
+   * `rankOf` on a column's global board for several accounts, in one script that reads the version too (see
+   * GLOBAL_RANKS_LUA); 0 for a null entry. Without a version, 503 and a rebuild is started.
+   */
+  async globalRanks(column: string, entries: ({ accountId: number; score: number } | null)[], again = true): Promise<number[]> {
+    const listed = entries.filter((entry): entry is { accountId: number; score: number } => entry !== null);
+    if (!listed.length) return this.version().then(() => entries.map(() => 0));
+    const args = listed.flatMap((entry) => [memberOf(entry.accountId), String(entry.score)]);
+    const out = await this.globalRanksScript(this.keys.version, ...this.boardKeyAround(column), ...args);
+    if (!out.length) {
+      await this.version();
+      // A version appeared since the script ran: read again (once).
+      if (again) return this.globalRanks(column, entries, false);
+      throw rebuilding();
+    }
+    let k = 0;
+    return entries.map((entry) => (entry ? Number(out[k++]) : 0));
   }
 
   /** The account's entry when it is in the board's sorted set (per-app and per-badge boards hold every entry). */
@@ -291,3 +326,12 @@ export class RankReader {
       .sort();
   }
 }
+
+/** A versioned key as the text before and after its version (no key name holds a NUL). */
+export function aroundVersion(key: (version: string) => string): [string, string] {
+  const [before, after] = key('\0').split('\0');
+  return [before, after];
+}
+
+const rebuilding = () =>
+  new ProblemException(503, 'The leaderboards are being rebuilt; try again in a minute.', { headers: { 'Retry-After': '60' } });

@@ -1,3 +1,4 @@
+import { RawJson } from '../../common/wire/raw-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { TRENDING_WINDOWS } from '../../common/redis/trending-counter';
@@ -30,7 +31,7 @@ export class TrendingAccount {
   @ApiProperty({ type: 'integer' }) accountId: number;
   @ApiProperty({ type: 'integer', description: 'Distinct viewers in the window.' }) uniqueViews: number;
   @ApiProperty({ type: 'integer', description: 'Profile loads in the window.' }) totalViews: number;
-  @ApiPropertyOptional({ type: LeaderboardAccount, nullable: true }) account?: LeaderboardAccount | null;
+  @ApiPropertyOptional({ type: LeaderboardAccount, nullable: true }) account?: LeaderboardAccount | RawJson<LeaderboardAccount> | null;
 }
 
 export class AccountGetTrendingResponseBody {

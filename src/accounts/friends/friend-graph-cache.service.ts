@@ -25,8 +25,8 @@ const RETRY_LOAD_MS = 10_000;
 const COMPACT_AFTER = 50_000;
 
 /**
- * The stored friend graph in memory (FriendAdjacency), for `account.findFriendPath`: a search reads a level of the
- * graph in microseconds instead of a query. Loaded with one COPY when an HTTP process boots (~6 rows per account;
+ * The stored friend graph in memory (FriendAdjacency), for `account.findFriendPath` and the owners' paths of
+ * `item.findOwners`: a search reads a level of the graph in microseconds instead of a query. Loaded with one COPY when an HTTP process boots (~6 rows per account;
  * seconds at a million accounts) — until then searches read PostgreSQL (FriendGraphService.neighbours), same
  * answers, slower. Kept in step from committed rows: the writer replaces an account's friend rows in the
  * transaction that completes its update run, so each run completed since the last catch-up names an account whose

@@ -13,6 +13,9 @@ const DAY_MS = 24 * HOUR_MS;
 export const TOP_CACHE_MS = 1_000;
 const RETENTION_SECONDS = 32 * 86_400;
 
+/** A computed top list, shared by the requests that read it: never modified. */
+type TopList = ({ member: string } & TrendingCounts)[];
+
 /** The buckets of a window: its unit, how many, and the step between them. */
 const WINDOWS: Record<TrendingWindow, { unit: 'h' | 'd'; count: number; step: number }> = {
   '24h': { unit: 'h', count: 24, step: HOUR_MS },
@@ -89,6 +92,8 @@ return out`;
 export class ViewTrends implements DerivedStateKeeper {
   private readonly namespace: string;
   readonly counter: TrendingCounter;
+  private lastTop: { text: string; list: TopList } | null = null;
+  private readonly computing = new Map<string, Promise<TopList>>();
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -132,16 +137,29 @@ export class ViewTrends implements DerivedStateKeeper {
    * shared for TOP_CACHE_MS across requests and processes: the exact counts merge up to 30 visitor sets per member
    * (~50 µs each in Redis), the one part of a request that costs more than the ranking itself.
    */
-  async top(window: TrendingWindow, limit: number): Promise<({ member: string } & TrendingCounts)[]> {
+  async top(window: TrendingWindow, limit: number): Promise<TopList> {
     const cacheKey = this.key('top', window, limit);
     const cached = await this.redis.get(cacheKey);
-    if (cached) return JSON.parse(cached) as ({ member: string } & TrendingCounts)[];
-    const top = await this.computeTop(window, limit, new Date());
-    await this.redis.set(cacheKey, JSON.stringify(top), 'PX', TOP_CACHE_MS);
-    return top;
+    if (cached) {
+      // The same shared list is read by every request of its second: parsed once per process.
+      if (this.lastTop?.text !== cached) this.lastTop = { text: cached, list: JSON.parse(cached) as TopList };
+      return this.lastTop.list;
+    }
+    // Requests that find the list expired together wait for one computation (they arrived within the same second).
+    let computing = this.computing.get(cacheKey);
+    if (!computing) {
+      computing = this.computeTop(window, limit, new Date())
+        .then(async (top) => {
+          await this.redis.set(cacheKey, JSON.stringify(top), 'PX', TOP_CACHE_MS);
+          return top;
+        })
+        .finally(() => this.computing.delete(cacheKey));
+      this.computing.set(cacheKey, computing);
+    }
+    return computing;
   }
 
-  async computeTop(window: TrendingWindow, limit: number, now: Date): Promise<({ member: string } & TrendingCounts)[]> {
+  async computeTop(window: TrendingWindow, limit: number, now: Date): Promise<TopList> {
     const { count, step, unit } = WINDOWS[window];
     const buckets = Array.from({ length: count }, (_, i) => this.bucket(unit, new Date(now.getTime() - i * step)));
     const rankings = buckets.map((bucket) => this.key('rank-unique', bucket));

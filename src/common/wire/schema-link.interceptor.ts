@@ -1,11 +1,16 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
 import { map } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { holdsRawJson, serializeWire } from './raw-json';
 import { WIRE_SCHEMA } from './wire-operation.decorator';
 
-/** Adds `$schema: <PUBLIC_BASE_URL>/schemas/<Name>.json` to every top-level object response of a wire operation. */
+/**
+ * Adds `$schema: <PUBLIC_BASE_URL>/schemas/<Name>.json` to every top-level object response of a wire operation, and
+ * serializes the responses that hold pre-serialized parts (RawJson) itself.
+ */
 @Injectable()
 export class SchemaLinkInterceptor implements NestInterceptor {
   constructor(
@@ -17,8 +22,15 @@ export class SchemaLinkInterceptor implements NestInterceptor {
     const schema = this.reflector.get<string | undefined>(WIRE_SCHEMA, context.getHandler());
     if (!schema) return next.handle();
     const link = `${this.config.publicBaseUrl}/schemas/${schema}.json`;
-    return next
-      .handle()
-      .pipe(map((body: unknown) => (body && typeof body === 'object' && !Array.isArray(body) ? { $schema: link, ...body } : body)));
+    return next.handle().pipe(
+      map((body: unknown) => {
+        if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+        const linked = { $schema: link, ...body };
+        if (!holdsRawJson(body)) return linked;
+        // Sent as the text res.json would have sent (same type, charset, length and ETag; see raw-json.ts).
+        context.switchToHttp().getResponse<Response>().setHeader('Content-Type', 'application/json');
+        return serializeWire(linked);
+      }),
+    );
   }
 }

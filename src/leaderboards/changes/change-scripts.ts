@@ -67,9 +67,15 @@ end
 return 1`;
 
 /**
- * A page of a maintained listing, ranked at both ends (KEYS: the up or down set, the engine's board, the window's
- * cur, old and movers sets; ARGV: offset, limit, 1 for the up set). Returns per row: member, new rank, old rank,
- * current score, window-start score, latest update (ms) — all read in one atomic step.
+ * A page of a maintained listing, ranked at both ends, with the versions it reads resolved in the same step: a
+ * request is one round trip (by EVALSHA), not a version read per state plus the page.
+ *
+ * KEYS: [1] the changes' version key, [2] the rank engine's. ARGV: [1] offset, [2] limit, [3] 1 for the up set, then
+ * five keys split around their version, each as the text before it and the text after it (ChangeKeys and RankKeys
+ * name them; the script only inserts the version): the up or down set, the engine's board (rank version), the
+ * window's cur, old and movers sets. Returns {'changes'} or {'ranks'} when that state has no version (a flushed
+ * Redis: the caller starts a build and answers 503), else per row: member, new rank, old rank, current score,
+ * window-start score, latest update (ms) — all read in one atomic step.
  *
  * The old board is the current one with every mover put back at its window-start score. Movers whose score did
  * not change sit where they sit now, so only the changed ones (the cur and old sets) differ:
@@ -78,7 +84,13 @@ return 1`;
  * Scores of 0 are in no set and share the board's last rank (the rank engine's rule), on either end.
  */
 export const LIVE_PAGE = `${BEATS}
-local list, board, cur, old, movers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local changes = redis.call('GET', KEYS[1])
+if not changes then return { 'changes' } end
+local ranks = redis.call('GET', KEYS[2])
+if not ranks then return { 'ranks' } end
+local function key(i, version) return ARGV[i] .. version .. ARGV[i + 1] end
+local list, board = key(4, changes), key(6, ranks)
+local cur, old, movers = key(8, changes), key(10, changes), key(12, changes)
 local offset, up = tonumber(ARGV[1]), ARGV[3] == '1'
 local page = redis.call('ZREVRANGE', list, offset, offset + tonumber(ARGV[2]) - 1, 'WITHSCORES')
 if #page == 0 then return {} end

@@ -1,3 +1,4 @@
+import { RawJson } from '../../common/wire/raw-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
@@ -41,7 +42,7 @@ export class LeaderboardChange {
   @ApiProperty({ type: 'integer' }) newScore: number;
   @ApiProperty({ type: 'integer' }) scoreDelta: number;
   @ApiProperty({ format: 'date-time', description: 'The latest update in the window.' }) latestDate: string;
-  @ApiPropertyOptional({ type: LeaderboardAccount, nullable: true }) account?: LeaderboardAccount | null;
+  @ApiPropertyOptional({ type: LeaderboardAccount, nullable: true }) account?: LeaderboardAccount | RawJson<LeaderboardAccount> | null;
 }
 
 export class LeaderboardGetChangesResponseBody {

@@ -1,0 +1,173 @@
+import { RawJson } from '../../common/wire/raw-json';
+import { AccountPrivacy } from '../account.enums';
+import { RoleRecord } from '../dto/profile-records.dto';
+import { LeaderboardAccount } from '../dto/leaderboard-account.dto';
+import { CardAccount, toLeaderboardAccount } from './profile.mapper';
+
+/**
+ * An account card as PostgreSQL sends it to a listing: one JSON array of its values, in the order of CARD_VALUES,
+ * instead of some thirty columns. The driver turns every column of every row into a string of its own and parses it
+ * in JavaScript (a 100-row listing spent more Node time there than on anything else); `JSON.parse` of one text does
+ * the same natively. The values are plain: text, integers, the creation date as epoch milliseconds (floored, as the
+ * driver's own timestamp parsing truncates microseconds), and the roles as `toRoles` shapes them (or null).
+ */
+export type CardValues = [
+  accountId: number,
+  name: string,
+  avatar: string,
+  animatedAvatar: string,
+  avatarFrame: string,
+  background: string,
+  miniBackground: string,
+  privacy: AccountPrivacy,
+  apps: number,
+  badges: number,
+  foilBadges: number,
+  normalBadges: number,
+  friends: number,
+  level: number,
+  xp: number,
+  playtime: number,
+  awardsGiven: number,
+  awardsReceived: number,
+  pointsGiven: number,
+  pointsReceived: number,
+  donated: number,
+  bans: number,
+  gameBans: number,
+  vacBans: number,
+  siteScore: number,
+  economyBan: string,
+  siteVanity: string | null,
+  platformVanity: string | null,
+  countryName: string | null,
+  countryCode: string | null,
+  stateName: string | null,
+  cityName: string | null,
+  createdAtMs: number,
+  roles: RoleRecord[] | null,
+];
+
+/**
+ * The SQL of CardValues for the account aliased `a`: the platform's creation date falling back to when the account
+ * was added, and its roles ordered as the profile lists them (rating, then name; a primary-key range each).
+ */
+export const CARD_VALUES = `json_build_array(
+  a.account_id, a.name, a.avatar, a.animated_avatar, a.avatar_frame, a.background, a.mini_background, a.privacy,
+  a.apps, a.badges, a.foil_badges, a.normal_badges, a.friends, a.level, a.xp, a.playtime, a.awards_given,
+  a.awards_received, a.points_given, a.points_received, a.donated, a.bans, a.game_bans, a.vac_bans, a.site_score,
+  a.economy_ban, a.site_vanity, a.platform_vanity, a.country_name, a.country_code, a.state_name, a.city_name,
+  floor(extract(epoch FROM COALESCE(a.platform_created_at, a.added_at)) * 1000),
+  (SELECT json_agg(json_build_object('role', r.role, 'rating', r.rating, 'extras', r.extras) ORDER BY r.rating DESC, r.role)
+     FROM account_roles r WHERE r.account_id = a.account_id))`;
+
+/** The account a card is built from, with its creation date and roles. */
+export function cardAccountOf(v: CardValues): CardAccount & { createdAt: Date; roles: RoleRecord[] | null } {
+  return {
+    accountId: v[0],
+    name: v[1],
+    avatar: v[2],
+    animatedAvatar: v[3],
+    avatarFrame: v[4],
+    background: v[5],
+    miniBackground: v[6],
+    privacy: v[7],
+    apps: v[8],
+    badges: v[9],
+    foilBadges: v[10],
+    normalBadges: v[11],
+    friends: v[12],
+    level: v[13],
+    xp: v[14],
+    playtime: v[15],
+    awardsGiven: v[16],
+    awardsReceived: v[17],
+    pointsGiven: v[18],
+    pointsReceived: v[19],
+    donated: v[20],
+    bans: v[21],
+    gameBans: v[22],
+    vacBans: v[23],
+    siteScore: v[24],
+    economyBan: v[25],
+    siteVanity: v[26],
+    platformVanity: v[27],
+    countryName: v[28],
+    countryCode: v[29],
+    stateName: v[30],
+    cityName: v[31],
+    createdAt: new Date(v[32]),
+    roles: v[33],
+  };
+}
+
+/** The `LeaderboardAccount` of a card's values. */
+export function cardOf(values: CardValues): LeaderboardAccount {
+  return toLeaderboardAccount(cardAccountOf(values));
+}
+
+/** JSON text of a text column: PostgreSQL escapes strings exactly as JSON.stringify does (and text cannot hold NUL). */
+const str = (sql: string) => `to_json(${sql})::text`;
+const CARD_TEXT_FIELDS: [string, string][] = [
+  ['steamId', str('(76561197960265728 + a.account_id)::text')],
+  ['name', str('a.name')],
+  ['avatar', str('a.avatar')],
+  ['animatedAvatar', str('a.animated_avatar')],
+  ['avatarFrame', str('a.avatar_frame')],
+  ['background', str('a.background')],
+  ['miniBackground', str('a.mini_background')],
+  ['privacy', str('a.privacy')],
+  ...(
+    [
+      ['apps', 'apps'],
+      ['badges', 'badges'],
+      ['foilBadges', 'foil_badges'],
+      ['normalBadges', 'normal_badges'],
+      ['friends', 'friends'],
+      ['level', 'level'],
+      ['xp', 'xp'],
+      ['playtime', 'playtime'],
+      ['awardsGiven', 'awards_given'],
+      ['awardsReceived', 'awards_received'],
+      ['pointsGiven', 'points_given'],
+      ['pointsReceived', 'points_received'],
+      ['donated', 'donated'],
+      ['bans', 'bans'],
+      ['gameBans', 'game_bans'],
+      ['vacBans', 'vac_bans'],
+      ['steamSetsScore', 'site_score'],
+    ] as const
+  ).map(([field, column]): [string, string] => [field, `a.${column}::text`]),
+  ['appCost', `'0'`],
+  ['foilBadgeCost', `'0'`],
+  ['normalBadgeCost', `'0'`],
+  ['economyBan', str('a.economy_ban')],
+  ['steamSetsVanity', str(`COALESCE(a.site_vanity, '')`)],
+  ['steamVanity', str(`COALESCE(a.platform_vanity, '')`)],
+  ['images', `'[]'`],
+];
+const present = (column: string) => `COALESCE(a.${column}, '') <> ''`;
+
+/**
+ * The card of the account aliased `a` as JSON text, exactly as JSON.stringify writes `cardOf` (same keys in the same
+ * order, same values: accountRecord's rules, the creation date as toISOString writes it), in three parts around its
+ * roles: [account id, the text up to `"roles":`, the roles (as in CARD_VALUES), the rest]. Read with `rawCardOf`.
+ */
+export const CARD_TEXT = `json_build_array(a.account_id,
+  '{' || ${CARD_TEXT_FIELDS.map(([field, sql]) => `'"${field}":' || ${sql}`).join(" || ',' || ")} || ',"roles":',
+  (SELECT json_agg(json_build_object('role', r.role, 'rating', r.rating, 'extras', r.extras) ORDER BY r.rating DESC, r.role)
+     FROM account_roles r WHERE r.account_id = a.account_id),
+  CASE WHEN ${present('country_name')}
+       THEN ',"country":{"name":' || ${str('a.country_name')}
+            || CASE WHEN ${present('country_code')} THEN ',"code":' || ${str('a.country_code')} ELSE '' END || '}'
+       ELSE '' END
+  || CASE WHEN ${present('state_name')} THEN ',"state":{"name":' || ${str('a.state_name')} || '}' ELSE '' END
+  || CASE WHEN ${present('city_name')} THEN ',"city":{"name":' || ${str('a.city_name')} || '}' ELSE '' END
+  || ',"createdAt":"' || to_char(COALESCE(a.platform_created_at, a.added_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}')`;
+
+export type CardText = [accountId: number, head: string, roles: RoleRecord[] | null, tail: string];
+
+/** The card of a CARD_TEXT, to be put into a response as it is (see RawJson). */
+export function rawCardOf([, head, roles, tail]: CardText): RawJson<LeaderboardAccount> {
+  return new RawJson(`${head}${JSON.stringify(roles ?? [])}${tail}`);
+}
