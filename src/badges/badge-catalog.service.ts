@@ -48,11 +48,11 @@ const SELECT_STATISTICS = `
 
 const CARD_COUNT = `(SELECT count(*) FROM app_card_classes c WHERE c.app_id = b.app_id AND c.owners > 0)::int AS "cardCount"`;
 
-const FROM = `
-    FROM badges b
+const JOINS = `
     LEFT JOIN apps a ON a.app_id = b.app_id
     LEFT JOIN badge_holder_stats s ON s.badge_id = b.id
     LEFT JOIN app_market_prices p ON p.app_id = b.app_id AND p.badge_type = CASE WHEN b.is_foil THEN 'foil' ELSE 'normal' END`;
+const FROM = `FROM badges b ${JOINS}`;
 
 /** Badges with at least one tracked holder: the rows of `leaderboard.listBadges`. */
 const HELD = 'WHERE s.holders > 0';
@@ -127,6 +127,34 @@ export class BadgeCatalogService {
   async byIds(ids: number[]): Promise<BadgeStatistics[]> {
     if (!ids.length) return [];
     return parse(await this.dataSource.query(`${SELECT_STATISTICS}, ${CARD_COUNT} ${FROM} WHERE b.id = ANY($1) ORDER BY b.id`, [ids]));
+  }
+
+  /**
+   * Holdings with their badges in one statement (not the holdings, then `byIds`): `holdings` selects `account_badges`
+   * rows (a page of them: the statistics are joined to its rows only), read as `ab`; `order` sorts them again (over
+   * `ab`, `b` and `a`, as the page was); `columns` adds columns of `ab` or scalar subqueries.
+   */
+  async forHoldings<T extends object>(
+    holdings: string,
+    columns: string,
+    order: string,
+    parameters: unknown[],
+  ): Promise<(BadgeStatistics & T)[]> {
+    return parse<BadgeStatistics & T>(
+      await this.dataSource.query(
+        `${SELECT_STATISTICS}, ${CARD_COUNT}, ${columns} FROM (${holdings}) ab JOIN badges b ON b.id = ab.badge_id ${JOINS} ORDER BY ${order}`,
+        parameters,
+      ),
+    );
+  }
+
+  /** The badge of the first of these badge keys that exists (by app id, special badges last), with its statistics. */
+  async firstByKey(keys: string[]): Promise<HeldBadge | null> {
+    const [row]: Record<string, unknown>[] = await this.dataSource.query(
+      `${SELECT_STATISTICS} ${FROM} WHERE b.badge_key = ANY($1) ORDER BY b.app_id NULLS LAST LIMIT 1`,
+      [keys],
+    );
+    return row ? parse<HeldBadge>([row])[0] : null;
   }
 
   /**
