@@ -23,14 +23,29 @@ export class LeaderboardAccountsService {
    * the same statement, as a JSON list (a second statement per listing cost as much API CPU as the rest of it).
    */
   async byIds(accountIds: number[]): Promise<Map<number, LeaderboardAccount>> {
-    if (!accountIds.length) return new Map();
+    return (await this.withHidden(accountIds)).cards;
+  }
+
+  /**
+   * `byIds`, and which of the accounts chose to be hidden (`account_settings.hidden`), in the same statement: the
+   * leaderboard windows need both (a hidden account keeps its rank but its row is not shown).
+   */
+  async withHidden(accountIds: number[]): Promise<{ cards: Map<number, LeaderboardAccount>; hidden: Set<number> }> {
+    if (!accountIds.length) return { cards: new Map(), hidden: new Set() };
     this.byIdsSql ??= `SELECT ${selectList(this.accounts)},
         COALESCE((SELECT json_agg(json_build_object('accountId', r.account_id, 'role', r.role, 'rating', r.rating, 'extras', r.extras)
                                   ORDER BY r.rating DESC, r.role)
-                    FROM account_roles r WHERE r.account_id = accounts.account_id), '[]') AS "accountRoles"
+                    FROM account_roles r WHERE r.account_id = accounts.account_id), '[]') AS "accountRoles",
+        EXISTS (SELECT 1 FROM account_settings s WHERE s.account_id = accounts.account_id AND s.hidden) AS "isHidden"
         FROM accounts WHERE account_id = ANY($1)`;
-    const accounts: (AccountEntity & { accountRoles: AccountRoleEntity[] })[] = await this.accounts.query(this.byIdsSql, [accountIds]);
-    return new Map(accounts.map((account) => [account.accountId, toLeaderboardAccount(account, account.accountRoles)]));
+    const accounts: (AccountEntity & { accountRoles: AccountRoleEntity[]; isHidden: boolean })[] = await this.accounts.query(
+      this.byIdsSql,
+      [accountIds],
+    );
+    return {
+      cards: new Map(accounts.map((account) => [account.accountId, toLeaderboardAccount(account, account.accountRoles)])),
+      hidden: new Set(accounts.filter((account) => account.isHidden).map((account) => account.accountId)),
+    };
   }
 
   /** The largest page a caller may ask of the donor-perk listings, from its roles. */
