@@ -36,17 +36,21 @@ export class AccountBadgesService {
     const direction = order.direction === 'asc' ? 'ASC' : 'DESC';
     const page = request.page ?? 1;
     const from = `FROM account_badges ab JOIN badges b ON b.id = ab.badge_id LEFT JOIN apps a ON a.app_id = b.app_id WHERE ${where.sql()}`;
-    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total ${from}`, where.parameters);
-    const rows: { badge_id: number; level: number; xp: number; completion_time: Date }[] = await this.dataSource.query(
-      `SELECT ab.badge_id, ab.level, ab.xp, ab.completion_time ${from}
-        ORDER BY ${ORDER_COLUMNS[order.by ?? 'xp']} ${direction}, b.id ${direction}
-        LIMIT ${BADGES_PAGE_SIZE} OFFSET ${(page - 1) * BADGES_PAGE_SIZE}`,
+    const orderBy = `${ORDER_COLUMNS[order.by ?? 'xp']} ${direction}, b.id ${direction}`;
+    // The page, its badges' statistics and the total in one statement (the total as an InitPlan, read once).
+    const held = await this.catalog.forHoldings<{ heldLevel: number; heldXp: number; completedAt: Date; total: number }>(
+      `SELECT ab.* ${from} ORDER BY ${orderBy} LIMIT ${BADGES_PAGE_SIZE} OFFSET ${(page - 1) * BADGES_PAGE_SIZE}`,
+      `ab.level AS "heldLevel", ab.xp AS "heldXp", ab.completion_time AS "completedAt", (SELECT count(*)::int ${from}) AS total`,
+      orderBy,
       where.parameters,
     );
-    const statistics = new Map((await this.catalog.byIds(rows.map((row) => row.badge_id))).map((badge) => [badge.id, badge]));
+    // A page past the end has no row to carry the total.
+    const total: number = held.length
+      ? held[0].total
+      : (await this.dataSource.query(`SELECT count(*)::int AS total ${from}`, where.parameters))[0].total;
     return {
-      badges: rows.map((row) =>
-        toAppBadge(statistics.get(row.badge_id)!, { completionTime: row.completion_time.toISOString(), level: row.level, xp: row.xp }),
+      badges: held.map((badge) =>
+        toAppBadge(badge, { completionTime: badge.completedAt.toISOString(), level: badge.heldLevel, xp: badge.heldXp }),
       ),
       pages: Math.ceil(total / BADGES_PAGE_SIZE),
       totalHits: total,

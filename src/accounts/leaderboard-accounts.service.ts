@@ -9,6 +9,10 @@ import { CARD_TEXT, CARD_VALUES, CardText, CardValues, cardOf, rawCardOf } from 
 
 const CARDS_SQL = `SELECT json_agg(${CARD_VALUES}) AS cards FROM accounts a WHERE a.account_id = ANY($1)`;
 const RAW_CARDS_SQL = `SELECT json_agg(${CARD_TEXT}) AS cards FROM accounts a WHERE a.account_id = ANY($1)`;
+/** CARDS_SQL and which of the accounts chose to be hidden, in the same statement. */
+const CARDS_WITH_HIDDEN_SQL = `SELECT json_agg(${CARD_VALUES}) AS cards,
+    COALESCE(array_agg(a.account_id) FILTER (WHERE EXISTS (SELECT 1 FROM account_settings s WHERE s.account_id = a.account_id AND s.hidden)), '{}') AS hidden
+  FROM accounts a WHERE a.account_id = ANY($1)`;
 
 /** Loads accounts as `LeaderboardAccount` rows, one query for any number of them. */
 @Injectable()
@@ -42,6 +46,18 @@ export class LeaderboardAccountsService {
     const [{ cards: texts }]: { cards: CardText[] | null }[] = await this.accounts.query(RAW_CARDS_SQL, [accountIds]);
     for (const card of texts ?? []) cards.set(card[0], rawCardOf(card));
     return cards;
+  }
+
+  /**
+   * `byIds`, and which of the accounts chose to be hidden (`account_settings.hidden`), in the same statement: the
+   * leaderboard windows need both (a hidden account keeps its rank but its row is not shown).
+   */
+  async withHidden(accountIds: number[]): Promise<{ cards: Map<number, LeaderboardAccount>; hidden: Set<number> }> {
+    const cards = new Map<number, LeaderboardAccount>();
+    if (!accountIds.length) return { cards, hidden: new Set() };
+    const [row]: { cards: CardValues[] | null; hidden: number[] }[] = await this.accounts.query(CARDS_WITH_HIDDEN_SQL, [accountIds]);
+    for (const v of row.cards ?? []) cards.set(v[0], cardOf(v));
+    return { cards, hidden: new Set(row.hidden) };
   }
 
   /** The largest page a caller may ask of the donor-perk listings, from its roles. */

@@ -48,11 +48,29 @@ const SELECT_STATISTICS = `
 
 const CARD_COUNT = `(SELECT count(*) FROM app_card_classes c WHERE c.app_id = b.app_id AND c.owners > 0)::int AS "cardCount"`;
 
-const FROM = `
-    FROM badges b
+const JOINS = `
     LEFT JOIN apps a ON a.app_id = b.app_id
     LEFT JOIN badge_holder_stats s ON s.badge_id = b.id
     LEFT JOIN app_market_prices p ON p.app_id = b.app_id AND p.badge_type = CASE WHEN b.is_foil THEN 'foil' ELSE 'normal' END`;
+const FROM = `FROM badges b ${JOINS}`;
+
+/** Badges with at least one tracked holder: the rows of `leaderboard.listBadges`. */
+const HELD = 'WHERE s.holders > 0';
+
+/**
+ * The version of the listed badges' state: how many rows, and the sum of a hash of each row's row versions
+ * (`xmin`, the id of the transaction that wrote that version of the badge, its statistics, its app and its price).
+ * Any committed write to a row the listing reads gives the row a new `xmin` (or adds or removes a row), so the
+ * version changes with every change that can change the listing, and only with a write (up to 64-bit hash
+ * collisions). It costs one pass over the listed rows' joins, without formatting any of them (~1 ms at 860 badges).
+ */
+const VERSION_HASH = 'hash_record_extended((b.xmin, s.xmin, a.xmin, p.xmin), 0)';
+
+/** The version of an empty listing. */
+const EMPTY_VERSION = '0';
+
+/** A badge as listed with holders: what `withHolders` reads (no card count: the listing does not show it). */
+export type HeldBadge = Omit<BadgeStatistics, 'cardCount'>;
 
 /** The public id of a badge. */
 export function publicBadgeId(id: number): string {
@@ -68,7 +86,7 @@ export function badgeName(badge: Pick<BadgeStatistics, 'name' | 'appId' | 'appNa
 }
 
 /** The wire fields every badge record shares (`V1AppBadge`, `V1LeaderboardBadge`). */
-export function commonBadgeFields(badge: BadgeStatistics) {
+export function commonBadgeFields(badge: HeldBadge) {
   return {
     badgeId: publicBadgeId(badge.id),
     steamId: badge.platformBadgeId,
@@ -89,8 +107,8 @@ export function commonBadgeFields(badge: BadgeStatistics) {
   };
 }
 
-function parse(rows: Record<string, unknown>[]): BadgeStatistics[] {
-  return rows.map((row) => ({ ...row, scarcity: Number(row.scarcity), trackedHolders: Number(row.trackedHolders) }) as BadgeStatistics);
+function parse<T extends HeldBadge = BadgeStatistics>(rows: Record<string, unknown>[]): T[] {
+  return rows.map((row) => ({ ...row, scarcity: Number(row.scarcity), trackedHolders: Number(row.trackedHolders) }) as T);
 }
 
 /** Reads badge definitions together with their maintained holder statistics. */
@@ -111,14 +129,53 @@ export class BadgeCatalogService {
     return parse(await this.dataSource.query(`${SELECT_STATISTICS}, ${CARD_COUNT} ${FROM} WHERE b.id = ANY($1) ORDER BY b.id`, [ids]));
   }
 
-  /** Every badge with at least one tracked holder: one row per badge of the statistics table. */
-  async withHolders(): Promise<BadgeStatistics[]> {
-    const rows = await this.dataSource.query(
-      `${SELECT_STATISTICS}, ${CARD_COUNT} ${FROM}
-        WHERE s.holders > 0
+  /**
+   * Holdings with their badges in one statement (not the holdings, then `byIds`): `holdings` selects `account_badges`
+   * rows (a page of them: the statistics are joined to its rows only), read as `ab`; `order` sorts them again (over
+   * `ab`, `b` and `a`, as the page was); `columns` adds columns of `ab` or scalar subqueries.
+   */
+  async forHoldings<T extends object>(
+    holdings: string,
+    columns: string,
+    order: string,
+    parameters: unknown[],
+  ): Promise<(BadgeStatistics & T)[]> {
+    return parse<BadgeStatistics & T>(
+      await this.dataSource.query(
+        `${SELECT_STATISTICS}, ${CARD_COUNT}, ${columns} FROM (${holdings}) ab JOIN badges b ON b.id = ab.badge_id ${JOINS} ORDER BY ${order}`,
+        parameters,
+      ),
+    );
+  }
+
+  /** The badge of the first of these badge keys that exists (by app id, special badges last), with its statistics. */
+  async firstByKey(keys: string[]): Promise<HeldBadge | null> {
+    const [row]: Record<string, unknown>[] = await this.dataSource.query(
+      `${SELECT_STATISTICS} ${FROM} WHERE b.badge_key = ANY($1) ORDER BY b.app_id NULLS LAST LIMIT 1`,
+      [keys],
+    );
+    return row ? parse<HeldBadge>([row])[0] : null;
+  }
+
+  /**
+   * Every badge with at least one tracked holder (one row per badge of the statistics table), with the
+   * `holdersVersion` of the same snapshot.
+   */
+  async withHolders(): Promise<{ version: string; badges: HeldBadge[] }> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `${SELECT_STATISTICS}, count(*) OVER () || '/' || sum(${VERSION_HASH}) OVER () AS "listingVersion" ${FROM} ${HELD}
         ORDER BY b.app_id NULLS FIRST, b.is_foil, b.id`,
     );
-    return parse(rows);
+    const version = rows.length ? String(rows[0].listingVersion) : EMPTY_VERSION;
+    return { version, badges: parse<HeldBadge>(rows) };
+  }
+
+  /** The version of what `withHolders` would read now (see VERSION_HASH): equal versions, equal listings. */
+  async holdersVersion(): Promise<string> {
+    const [row]: { version: string }[] = await this.dataSource.query(
+      `SELECT CASE WHEN count(*) = 0 THEN '${EMPTY_VERSION}' ELSE count(*) || '/' || sum(${VERSION_HASH}) END AS version ${FROM} ${HELD}`,
+    );
+    return row.version;
   }
 
   async appExists(appId: number): Promise<boolean> {

@@ -88,11 +88,7 @@ export class AccountLeaderboardService {
       `app:${search.id}:${search.isFoil ? 'foil' : 'normal'}`,
       ...(!search.isFoil && search.id <= 64 ? [`special:${search.id}`] : []),
     ];
-    const [row]: { id: number }[] = await this.dataSource.query(
-      'SELECT id FROM badges WHERE badge_key = ANY($1) ORDER BY app_id NULLS LAST LIMIT 1',
-      [keys],
-    );
-    const [badge] = row ? await this.catalog.byIds([row.id]) : [];
+    const badge = await this.catalog.firstByKey(keys);
     if (!badge) throw notFound(`No badge ${search.id}${search.isFoil ? ' (foil)' : ''} is known to this service.`);
     return badge;
   }

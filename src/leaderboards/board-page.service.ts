@@ -65,7 +65,7 @@ export class BoardPageService {
     const own = entries.some((entry) => entry.accountId === callerAccountId) ? null : await caller();
     const all = [...entries, ...(own ? [own] : [])];
     const ids = all.map((entry) => entry.accountId);
-    const [cards, hidden, extra] = await Promise.all([this.accounts.byIds(ids), this.hidden(ids), extras(all)]);
+    const [{ cards, hidden }, extra] = await Promise.all([this.accounts.withHidden(ids), extras(all)]);
     const toRow = (entry: RankedEntry): V1AccountLeaderboardAccount | null => {
       const card = cards.get(entry.accountId);
       return card ? { ...card, rank: entry.rank, appPlaytime: null, ...extra(entry) } : null;

@@ -1,7 +1,9 @@
-import { Body, Controller } from '@nestjs/common';
+import { Body, Controller, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
+import { sendRenderedJson } from '../common/wire/rendered-json';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { MAX_WINDOW } from './account-boards';
 import { AccountLeaderboardService } from './account-leaderboard.service';
@@ -108,7 +110,8 @@ export class LeaderboardsController {
     errors: [400, 401, 500],
     noBody: true,
   })
-  listBadges(): Promise<V1LeaderboardListBadgesResponseBody> {
-    return this.badgeBoards.list();
+  async listBadges(@Res() res: Response): Promise<void> {
+    // Sent as rendered once for every caller (see LeaderboardBadgesService), `$schema` included.
+    sendRenderedJson(res, await this.badgeBoards.list());
   }
 }

@@ -159,6 +159,78 @@ describe('derived state: platform totals, badge holder statistics, card classes'
     for (const badge of app.body.badges) expect(badge.cardCount).toBe(cards);
   });
 
+  it('should answer leaderboard.listBadges as of the last commit although it is rendered once for all callers', async () => {
+    type Listed = {
+      badgeId: string;
+      appId: number;
+      appName: string;
+      name: string;
+      highestLevel: number;
+      trackedHolders: number;
+      price: number;
+    };
+    const id = (badge: Listed) => Number(badge.badgeId.slice('bdg_'.length));
+    const list = async () => {
+      const res = await ctx.http().post('/v1/leaderboard.listBadges').set(auth()).expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.body.$schema).toBe('http://api.test/schemas/V1LeaderboardListBadgesResponseBody.json');
+      return { text: res.text, badges: res.body.badges as Listed[] };
+    };
+    const before = await list();
+    expect((await list()).text).toBe(before.text);
+    const [first, second] = before.badges.filter((badge) => badge.appId > 0);
+    const [{ name: appName }] = await ctx.dataSource.query('SELECT name FROM apps WHERE app_id = $1', [second.appId]);
+    const [{ name: badgeName }] = await ctx.dataSource.query('SELECT name FROM badges WHERE id = $1', [id(second)]);
+    // An app the pricing job never enrols (no card of it is held), with a badge, holders and a set price.
+    const newApp = 987_654_321;
+
+    // Each input of the listing changed in one commit: statistics, a badge, an app, and a badge of a new app with its price.
+    await ctx.dataSource.transaction(async (manager) => {
+      await manager.query('UPDATE badge_holder_stats SET highest_level = highest_level + 7 WHERE badge_id = $1', [id(first)]);
+      await manager.query(`UPDATE badges SET name = 'Curated name' WHERE id = $1`, [id(second)]);
+      await manager.query(`UPDATE apps SET name = name || ' (renamed)' WHERE app_id = $1`, [second.appId]);
+      await manager.query(`INSERT INTO apps (app_id, name, icon) VALUES ($1, 'New app', '')`, [newApp]);
+      const [{ id: badgeId }] = await manager.query(
+        `INSERT INTO badges (badge_key, app_id, platform_badge_id, is_foil, scarcity) VALUES ($1, $2, 1, false, 5) RETURNING id`,
+        [`app:${newApp}:normal`, newApp],
+      );
+      await manager.query(
+        `INSERT INTO badge_holder_stats (badge_id, holders, highest_level, first_completion, last_completion) VALUES ($1, 1, 1, now(), now())`,
+        [badgeId],
+      );
+      await manager.query(
+        `INSERT INTO app_market_prices (app_id, badge_type, cards, unlisted_cards, unmarketable_cards, average_volume, card_average_price,
+                                        set_price, buy_order_average_price, set_buy_order_price, updated_at)
+         VALUES ($1, 'normal', 5, 0, 0, 1, 10, 4321, 9, 45, now())`,
+        [newApp],
+      );
+    });
+    const changed = await list();
+    const listed = (badge: Listed) => changed.badges.find((b) => b.badgeId === badge.badgeId);
+    expect(listed(first)!.highestLevel).toBe(first.highestLevel + 7);
+    expect(listed(second)).toMatchObject({ name: 'Curated name', appName: `${appName} (renamed)` });
+    expect(changed.badges.find((b) => b.appId === newApp)).toMatchObject({ appName: 'New app', price: 4321 });
+
+    // A badge nobody holds any more leaves the listing; then everything is put back as it was.
+    await ctx.dataSource.query('UPDATE badge_holder_stats SET holders = 0 WHERE badge_id = $1', [id(first)]);
+    expect((await list()).badges.some((b) => b.badgeId === first.badgeId)).toBe(false);
+    await ctx.dataSource.transaction(async (manager) => {
+      await manager.query('UPDATE badge_holder_stats SET highest_level = highest_level - 7, holders = $2 WHERE badge_id = $1', [
+        id(first),
+        first.trackedHolders,
+      ]);
+      await manager.query('UPDATE badges SET name = $2 WHERE id = $1', [id(second), badgeName]);
+      await manager.query('UPDATE apps SET name = $2 WHERE app_id = $1', [second.appId, appName]);
+      await manager.query('DELETE FROM app_market_prices WHERE app_id = $1', [newApp]);
+      await manager.query('DELETE FROM badges WHERE app_id = $1', [newApp]);
+      await manager.query('DELETE FROM apps WHERE app_id = $1', [newApp]);
+    });
+    const after = await list();
+    expect(after.badges.map((b) => b.badgeId)).toEqual(before.badges.map((b) => b.badgeId));
+    expect(after.badges.find((b) => b.badgeId === first.badgeId)).toMatchObject({ highestLevel: first.highestLevel });
+    expect(after.badges.find((b) => b.badgeId === second.badgeId)).toMatchObject({ name: second.name, appName: second.appName });
+  });
+
   it('should find each bucket’s leader among the visible accounts, with its rank', async () => {
     const buckets = async () => {
       const res = await ctx

@@ -5,6 +5,7 @@ import { map } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { holdsRawJson, serializeWire } from './raw-json';
+import { schemaLink } from './rendered-json';
 import { WIRE_SCHEMA } from './wire-operation.decorator';
 
 /**
@@ -21,7 +22,7 @@ export class SchemaLinkInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler) {
     const schema = this.reflector.get<string | undefined>(WIRE_SCHEMA, context.getHandler());
     if (!schema) return next.handle();
-    const link = `${this.config.publicBaseUrl}/schemas/${schema}.json`;
+    const link = schemaLink(this.config.publicBaseUrl, schema);
     return next.handle().pipe(
       map((body: unknown) => {
         if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
