@@ -1,4 +1,6 @@
 import { NestFactory } from '@nestjs/core';
+import { steamId64Of } from '../../src/accounts/account.enums';
+import { PlatformClient } from '../../src/platform/client/platform-client';
 import { JsonLogger } from '../../src/common/logging/json-logger';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { dropDatabase } from '../../src/database/ensure-database';
@@ -59,4 +61,28 @@ export function report(title: string, rows: Record<string, string | number>[]): 
         .map(([k, v]) => `${k}=${v}`)
         .join('  ')}\n`,
     );
+}
+
+/**
+ * The baseline of the update benchmarks: the platform calls an update makes for each account, `concurrency` at a
+ * time, with no queue or database. Returns the seconds it took.
+ */
+export async function readAsTheWorker(client: PlatformClient, ids: number[], concurrency: number): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < ids.length) {
+        const steamId = steamId64Of(ids[next++]);
+        await client.getPlayerSummaries([steamId]);
+        await client.getPlayerBans([steamId]);
+        await client.getBadges(steamId);
+        await client.getOwnedGames(steamId, { includeAppInfo: true, includePlayedFreeGames: true });
+        await client.getFriendList(steamId);
+        await client.getUserGroupList(steamId);
+        await client.getInventory(steamId);
+      }
+    }),
+  );
+  return (performance.now() - started) / 1000;
 }

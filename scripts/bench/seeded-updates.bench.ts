@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { steamId64Of } from '../../src/accounts/account.enums';
 import { JsonLogger } from '../../src/common/logging/json-logger';
 import { loadConfig } from '../../src/config/app-config';
 import { PlatformClient } from '../../src/platform/client/platform-client';
@@ -9,7 +8,7 @@ import { PlatformSimulator } from '../../src/platform/simulator';
 import { AccountUpdateQueueService } from '../../src/refresh/account-update-queue.service';
 import { RankKeys } from '../../src/ranks/rank-keys';
 import { memberOf } from '../../src/ranks/rank-scopes';
-import { numberFlag, report, startWorker } from './harness';
+import { numberFlag, readAsTheWorker, report, startWorker } from './harness';
 
 /**
  * `npm run bench:seeded-updates -- --database seed_1m --accounts 1000000 [--updates 100 --concurrency 4]`: how long
@@ -52,23 +51,7 @@ async function main(): Promise<void> {
   try {
     const client = worker.get(PlatformClient);
     const dataSource = worker.get(DataSource);
-    let next = 0;
-    const fetchStarted = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < ids.length) {
-          const steamId = steamId64Of(ids[next++]);
-          await client.getPlayerSummaries([steamId]);
-          await client.getPlayerBans([steamId]);
-          await client.getBadges(steamId);
-          await client.getOwnedGames(steamId, { includeAppInfo: true, includePlayedFreeGames: true });
-          await client.getFriendList(steamId);
-          await client.getUserGroupList(steamId);
-          await client.getInventory(steamId);
-        }
-      }),
-    );
-    const fetchSeconds = (performance.now() - fetchStarted) / 1000;
+    const fetchSeconds = await readAsTheWorker(client, ids, concurrency);
 
     const queue = worker.get(AccountUpdateQueueService);
     const since = new Date();

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { AccountUpdateQueueService } from '../../src/refresh/account-update-queue.service';
-import { steamId64Of } from '../../src/accounts/account.enums';
 import { PlatformClient } from '../../src/platform/client/platform-client';
-import { benchEnvironment, numberFlag, report, startWorker } from './harness';
+import { benchEnvironment, numberFlag, readAsTheWorker, report, startWorker } from './harness';
 
 /**
  * `npm run bench:updates [-- --accounts 300 --concurrency 4]`: account updates per second through the whole
@@ -20,23 +19,7 @@ async function main(): Promise<void> {
     const client = worker.get(PlatformClient);
     const ids = Array.from({ length: accounts }, (_, i) => i + 1);
 
-    const fetchStarted = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < ids.length) {
-          const steamId = steamId64Of(ids[next++]);
-          await client.getPlayerSummaries([steamId]);
-          await client.getPlayerBans([steamId]);
-          await client.getBadges(steamId);
-          await client.getOwnedGames(steamId, { includeAppInfo: true, includePlayedFreeGames: true });
-          await client.getFriendList(steamId);
-          await client.getUserGroupList(steamId);
-          await client.getInventory(steamId);
-        }
-      }),
-    );
-    const fetchSeconds = (performance.now() - fetchStarted) / 1000;
+    const fetchSeconds = await readAsTheWorker(client, ids, concurrency);
 
     const queue = worker.get(AccountUpdateQueueService);
     const dataSource = worker.get(DataSource);
