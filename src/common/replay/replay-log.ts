@@ -19,7 +19,7 @@
  *
  * See `docs/architecture.md` (Resumable streams) for the decisions and the memory cost.
  */
-import Redis, { ChainableCommander } from 'ioredis';
+import Redis from 'ioredis';
 
 /** One entry of a replay log: the SSE event name and its `data:` as stored (JSON text; empty when none). */
 export interface ReplayEntry {
@@ -128,11 +128,6 @@ export class ReplayLog {
    */
   async append(channel: string, message: unknown, entries: NewReplayEntry[]): Promise<void> {
     await this.redis.eval(APPEND, 1, ...this.appendArguments(channel, message, entries));
-  }
-
-  /** The same append as one command of a caller's pipeline, so a write that also announces costs one round trip. */
-  appendIn(pipeline: ChainableCommander, channel: string, message: unknown, entries: NewReplayEntry[]): void {
-    pipeline.eval(APPEND, 1, ...this.appendArguments(channel, message, entries));
   }
 
   private appendArguments(channel: string, message: unknown, entries: NewReplayEntry[]): (string | number)[] {
