@@ -12,7 +12,7 @@ import { numberFlag, report } from './harness';
 
 /**
  * `npm run bench:scale -- --accounts 100000 [--requests 400 --seconds 20 --timeout-ms 10000 --seed 1]
- *   [--database NAME --redis-prefix PREFIX --only getInfo,getStats --keep-derived]`
+ *   [--database NAME --redis-prefix PREFIX --only getInfo,getStats --keep-derived --cpu-prof DIR]`
  *
  * Latency and throughput of the read operations over a seeded population of N accounts (`npm run seed`), each
  * next to a `GET /health` baseline measured in the same run. The database `bench_scale_<N>` (or --database; the
@@ -108,7 +108,10 @@ async function ensureSeeded(env: NodeJS.ProcessEnv, databaseUrl: string, account
 
 /** Starts the API and waits until `/health` answers 200; `onLine` receives its log lines (otherwise dropped). */
 export async function startApi(env: NodeJS.ProcessEnv, port: number, onLine?: (line: string) => void): Promise<ChildProcess> {
-  const api = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], {
+  // --cpu-prof DIR: the API writes a V8 CPU profile there when it stops (open it in Chrome's DevTools or speedscope).
+  const profileDir = textFlag('cpu-prof');
+  const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const api = spawn(process.execPath, [...profile, ...TS_NODE, 'src/main.ts'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'inherit'],

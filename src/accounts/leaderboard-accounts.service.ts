@@ -9,6 +9,10 @@ import { CARD_TEXT, CARD_VALUES, CardText, CardValues, cardOf, rawCardOf } from 
 
 const CARDS_SQL = `SELECT json_agg(${CARD_VALUES}) AS cards FROM accounts a WHERE a.account_id = ANY($1)`;
 const RAW_CARDS_SQL = `SELECT json_agg(${CARD_TEXT}) AS cards FROM accounts a WHERE a.account_id = ANY($1)`;
+/** RAW_CARDS_SQL and each account's latest completed update (ms; the writer stamps `updated_at` with its run's end). */
+const RAW_CARDS_UPDATED_SQL = `SELECT json_agg(${CARD_TEXT}) AS cards,
+  json_object_agg(a.account_id, floor(extract(epoch FROM a.updated_at) * 1000)) AS updated
+  FROM accounts a WHERE a.account_id = ANY($1)`;
 /** CARDS_SQL and which of the accounts chose to be hidden, in the same statement. */
 const CARDS_WITH_HIDDEN_SQL = `SELECT json_agg(${CARD_VALUES}) AS cards,
     COALESCE(array_agg(a.account_id) FILTER (WHERE EXISTS (SELECT 1 FROM account_settings s WHERE s.account_id = a.account_id AND s.hidden)), '{}') AS hidden
@@ -46,6 +50,22 @@ export class LeaderboardAccountsService {
     const [{ cards: texts }]: { cards: CardText[] | null }[] = await this.accounts.query(RAW_CARDS_SQL, [accountIds]);
     for (const card of texts ?? []) cards.set(card[0], rawCardOf(card));
     return cards;
+  }
+
+  /** `rawByIds`, and when each account last completed an update (ms; absent: never), in the same statement. */
+  async rawByIdsWithUpdated(
+    accountIds: number[],
+  ): Promise<{ cards: Map<number, RawJson<LeaderboardAccount>>; updated: Map<number, number> }> {
+    const cards = new Map<number, RawJson<LeaderboardAccount>>();
+    const updated = new Map<number, number>();
+    if (!accountIds.length) return { cards, updated };
+    const [row]: { cards: CardText[] | null; updated: Record<string, number | null> | null }[] = await this.accounts.query(
+      RAW_CARDS_UPDATED_SQL,
+      [accountIds],
+    );
+    for (const card of row.cards ?? []) cards.set(card[0], rawCardOf(card));
+    for (const [id, ms] of Object.entries(row.updated ?? {})) if (ms !== null) updated.set(Number(id), Number(ms));
+    return { cards, updated };
   }
 
   /**

@@ -23,6 +23,7 @@ const RELEASE_OWN_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return r
  */
 export class VersionedRedisState {
   private building: Promise<void> | null = null;
+  private booting: Promise<void> | null = null;
   /** When the last build this process completed started (0: none): it reflects every row committed before then. */
   private lastBuildStartedAt = 0;
 
@@ -37,9 +38,25 @@ export class VersionedRedisState {
     return this.redis.get(this.keys.version);
   }
 
+  /**
+   * Starts the boot-time check (and build, on an empty Redis) without waiting for it. Keepers call it from
+   * `onModuleInit` and wait in `onApplicationBootstrap` (bootstrap()): Nest runs each module's hooks before the next
+   * module's, so builds started and awaited in one hook would run one after another (at a million accounts the rank
+   * engine's and the board changes' builds take about a minute each; started together they overlap).
+   */
+  startBootstrap(): void {
+    if (this.booting) return;
+    this.booting = (async () => {
+      if (!(await this.current())) await this.ensureBuilt();
+    })();
+    // Reported by bootstrap(); this only keeps a failure from being an unhandled rejection meanwhile.
+    this.booting.catch(() => undefined);
+  }
+
   /** The first process to start on an empty Redis builds before serving; the others find it built. */
-  async bootstrap(): Promise<void> {
-    if (!(await this.current())) await this.ensureBuilt();
+  bootstrap(): Promise<void> {
+    this.startBootstrap();
+    return this.booting!;
   }
 
   /** Starts (or joins) a build when no version exists; resolves when that build is done (or another process has it). */

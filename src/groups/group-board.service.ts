@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -35,7 +35,7 @@ const REBUILD_OVERLAP_MS = 10_000;
  */
 @Injectable()
 @DerivedState('group-board')
-export class GroupBoard implements DerivedStateKeeper, OnApplicationBootstrap {
+export class GroupBoard implements DerivedStateKeeper, OnApplicationBootstrap, OnModuleInit {
   private readonly logger = new JsonLogger('GroupBoard');
   private readonly keys: VersionKeys;
   private readonly state: VersionedRedisState;
@@ -58,6 +58,11 @@ export class GroupBoard implements DerivedStateKeeper, OnApplicationBootstrap {
 
   private key(...parts: string[]): string {
     return redisKey(this.config, 'groups', 'board', ...parts);
+  }
+
+  /** Starts the boot-time build now, so that it overlaps the other keepers' (see VersionedRedisState.startBootstrap). */
+  onModuleInit(): void {
+    this.state.startBootstrap();
   }
 
   onApplicationBootstrap(): Promise<void> {

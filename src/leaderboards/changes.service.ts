@@ -31,7 +31,7 @@ type LivePageScript = (...args: (string | number)[]) => Promise<(number | string
 @Injectable()
 export class ChangesService {
   private readonly livePageScript: LivePageScript;
-  /** The five keys of a live page around their versions (LIVE_PAGE's ARGV), per window, column and direction. */
+  /** The four keys of a live page around their versions (LIVE_PAGE's ARGV), per window, column and direction. */
   private readonly liveKeys = new Map<string, string[]>();
 
   constructor(
@@ -58,8 +58,9 @@ export class ChangesService {
       top === null && request.metric === 'score'
         ? await this.live(column, request.window, up, offset, limit)
         : await this.snapshot(column, request, up, top, offset, limit);
-    // The cards go out as PostgreSQL wrote them (RawJson): 100 of them are most of the answer's bytes.
-    const cards = await this.accounts.rawByIds(rows.map((row) => row.accountId));
+    // The cards go out as PostgreSQL wrote them (RawJson): 100 of them are most of the answer's bytes. When each
+    // account last moved comes with them (a mover's latest update is its latest completed run: `updated_at`).
+    const { cards, updated } = await this.accounts.rawByIdsWithUpdated(rows.map((row) => row.accountId));
     return holdRawJson({
       changes: rows.map((row) => ({
         accountId: row.accountId,
@@ -69,7 +70,7 @@ export class ChangesService {
         oldScore: row.oldScore,
         newScore: row.newScore,
         scoreDelta: scoreDelta(row),
-        latestDate: new Date(row.latest).toISOString(),
+        latestDate: new Date(updated.get(row.accountId) ?? 0).toISOString(),
         account: cards.get(row.accountId) ?? null,
       })),
     });
@@ -107,14 +108,13 @@ export class ChangesService {
       throw serviceUnavailable('The leaderboard changes are being rebuilt; try again in a minute.', 60);
     }
     const rows: ChangeRow[] = [];
-    for (let i = 0; i < flat.length; i += 6) {
+    for (let i = 0; i < flat.length; i += 5) {
       rows.push({
         accountId: accountOf(String(flat[i])),
         newRank: Number(flat[i + 1]),
         oldRank: Number(flat[i + 2]),
         newScore: Number(flat[i + 3]),
         oldScore: Number(flat[i + 4]),
-        latest: Number(flat[i + 5]),
       });
     }
     return rows;
@@ -126,13 +126,7 @@ export class ChangesService {
     if (!keys) {
       const changes = this.boardChanges.keys;
       const set = (kind: SetKind) => aroundVersion((version) => changes.set(version, window, column, kind));
-      keys = [
-        ...set(up ? 'up' : 'down'),
-        ...this.ranks.boardKeyAround(column),
-        ...set('cur'),
-        ...set('old'),
-        ...aroundVersion((version) => changes.movers(version, window)),
-      ];
+      keys = [...set(up ? 'up' : 'down'), ...this.ranks.boardKeyAround(column), ...set('cur'), ...set('old')];
       this.liveKeys.set(id, keys);
     }
     return keys;

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -29,7 +29,7 @@ const SELECT = `SELECT a.account_id, a.region, a.country_code, a.country_name, a
  */
 @Injectable()
 @DerivedState('ranks')
-export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
+export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, OnModuleInit {
   private readonly logger = new JsonLogger('RankEngine');
   readonly keys: RankKeys;
   private readonly state: VersionedRedisState;
@@ -44,6 +44,11 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap {
   }
 
   /** The first process to start on an empty Redis builds the ranks before serving; the others find them built. */
+  /** Starts the boot-time build now, so that it overlaps the other keepers' (see VersionedRedisState.startBootstrap). */
+  onModuleInit(): void {
+    this.state.startBootstrap();
+  }
+
   onApplicationBootstrap(): Promise<void> {
     return this.state.bootstrap();
   }

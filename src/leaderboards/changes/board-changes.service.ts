@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -26,7 +26,7 @@ const REBUILD_OVERLAP_MS = 10_000;
  */
 @Injectable()
 @DerivedState('board-changes')
-export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap {
+export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap, OnModuleInit {
   private readonly logger = new JsonLogger('BoardChanges');
   readonly keys: ChangeKeys;
   private readonly state: VersionedRedisState;
@@ -41,6 +41,11 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap 
   }
 
   /** The first process to start on an empty Redis builds the state; the others find it built. */
+  /** Starts the boot-time build now, so that it overlaps the other keepers' (see VersionedRedisState.startBootstrap). */
+  onModuleInit(): void {
+    this.state.startBootstrap();
+  }
+
   onApplicationBootstrap(): Promise<void> {
     return this.state.bootstrap();
   }
@@ -83,7 +88,7 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap 
     const args: (string | number)[] = [memberOf(p.accountId), stamp, p.hidden ? 0 : 1, CHANGE_WINDOWS.length, CHANGE_COLUMNS.length];
     for (const window of CHANGE_WINDOWS) {
       const at = p.windows[window];
-      args.push(at ? 1 : 0, at?.latest ?? 0);
+      args.push(at ? 1 : 0);
       for (const { column } of CHANGE_COLUMNS) args.push(p.cur[column], at ? at.old[column] : p.cur[column]);
     }
     return [PLACE, keys.length, ...keys, ...args];
@@ -107,11 +112,11 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap 
         [after],
       );
       if (!rows.length) break;
-      const { stamp, placements } = await readPlacements(
+      const { placements } = await readPlacements(
         this.dataSource,
         rows.map((row) => row.account_id),
       );
-      movers += await this.load(version, stamp, placements);
+      movers += await this.load(version, placements);
       after = rows[rows.length - 1].account_id;
     }
     const recent: { account_id: number }[] = await this.dataSource.query(
@@ -126,8 +131,12 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap 
     this.logger.log({ msg: 'board changes rebuilt', version, movers, durationMs: Date.now() - started });
   }
 
-  /** One batch of a build into the fresh version: one ZADD per set with all of the batch's members. */
-  private async load(version: string, stamp: number, placements: Placement[]): Promise<number> {
+  /**
+   * One batch of a build into the fresh version: one ZADD per set with all of the batch's members. No placement
+   * stamps are written: nothing places into a version before it is served, and a placement that reads the served
+   * version reads its rows after every read of the build (place() reads the version first), so it is newer anyway.
+   */
+  private async load(version: string, placements: Placement[]): Promise<number> {
     const adds = new Map<string, (string | number)[]>();
     const add = (key: string, score: number, member: string) => {
       let args = adds.get(key);
@@ -138,7 +147,6 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap 
       CHANGE_WINDOWS.map((window) => [
         window,
         {
-          movers: this.keys.movers(version, window),
           columns: Object.fromEntries(
             CHANGE_COLUMNS.map(({ column }) => [
               column,
@@ -152,12 +160,10 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap 
     let movers = 0;
     for (const p of placements) {
       const member = memberOf(p.accountId);
-      pipeline.set(this.keys.stamp(version, p.accountId), stamp, 'PX', 600_000);
       for (const window of CHANGE_WINDOWS) {
         const at = p.windows[window];
         if (!at) continue;
         movers++;
-        add(sets[window].movers, at.latest, member);
         for (const { column } of CHANGE_COLUMNS) {
           const [now, before] = [p.cur[column], at.old[column]];
           if (now === before) continue;

@@ -67,11 +67,6 @@ export class ChangeKeys {
     return this.key(`v${version}`, 'stamp', accountId);
   }
 
-  /** Every mover of a window (a completed update in it that was not its first), scored by its latest update (ms). */
-  movers(version: string, window: ChangeWindow): string {
-    return this.key(`v${version}`, 'm', window);
-  }
-
   set(version: string, window: ChangeWindow, column: string, kind: SetKind): string {
     return this.key(`v${version}`, 's', window, column, kind);
   }
@@ -87,10 +82,9 @@ export class ChangeKeys {
 
   /** The keys a placement writes, in the order the placement script reads them. */
   placementKeys(version: string): string[] {
-    return CHANGE_WINDOWS.flatMap((window) => [
-      this.movers(version, window),
-      ...CHANGE_COLUMNS.flatMap(({ column }) => SET_KINDS.map((kind) => this.set(version, window, column, kind))),
-    ]);
+    return CHANGE_WINDOWS.flatMap((window) =>
+      CHANGE_COLUMNS.flatMap(({ column }) => SET_KINDS.map((kind) => this.set(version, window, column, kind))),
+    );
   }
 
   /** Every key of every build (`v<digits>:…`; not `version` itself). */

@@ -11,7 +11,7 @@ export interface Placement {
   hidden: boolean;
   /** The account's current score per column. */
   cur: Record<string, number>;
-  windows: Record<ChangeWindow, { latest: number; old: Record<string, number> } | null>;
+  windows: Record<ChangeWindow, { old: Record<string, number> } | null>;
 }
 
 interface AccountRow {
@@ -79,14 +79,12 @@ export async function readPlacements(
 
 /** The account's window-start scores per window (null where it did not move), from its runs in time order. */
 function placeInWindows(now: number, cur: Record<string, number>, runs: RunRow[]): Placement['windows'] {
-  const latest = runs.length ? runs[runs.length - 1].finished_at.getTime() : 0;
   const windows = {} as Placement['windows'];
   for (const window of CHANGE_WINDOWS) {
     const since = now - WINDOW_DAYS[window] * DAY_MS;
     const first = runs.find((run) => run.has_earlier && run.finished_at.getTime() >= since);
     windows[window] = first
       ? {
-          latest,
           // A counter the run did not record (older runs) counts as unchanged, as the per-request query had it.
           old: Object.fromEntries(
             CHANGE_COLUMNS.map(({ column, counter }) => {

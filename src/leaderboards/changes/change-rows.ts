@@ -1,20 +1,21 @@
-/** One listed change, as the services pass it around and as the snapshots store it (six float64 per row). */
+/**
+ * One listed change, as the services pass it around and as the snapshots store it (five float64 per row). When the
+ * account last moved is read with its card (`accounts.updated_at`).
+ */
 export interface ChangeRow {
   accountId: number;
   oldRank: number;
   newRank: number;
   oldScore: number;
   newScore: number;
-  /** The account's latest completed update (ms). */
-  latest: number;
 }
 
-const FIELDS = 6;
+const FIELDS = 5;
 export const ROW_BYTES = FIELDS * 8;
 
 export function packRows(rows: ChangeRow[]): Buffer {
   const values = new Float64Array(rows.length * FIELDS);
-  rows.forEach((row, i) => values.set([row.accountId, row.oldRank, row.newRank, row.oldScore, row.newScore, row.latest], i * FIELDS));
+  rows.forEach((row, i) => values.set([row.accountId, row.oldRank, row.newRank, row.oldScore, row.newScore], i * FIELDS));
   return Buffer.from(values.buffer);
 }
 
@@ -24,8 +25,8 @@ export function unpackRows(buffer: Buffer): ChangeRow[] {
   const values = new Float64Array(count * FIELDS);
   Buffer.from(values.buffer).set(buffer.subarray(0, count * ROW_BYTES));
   return Array.from({ length: count }, (_, i) => {
-    const [accountId, oldRank, newRank, oldScore, newScore, latest] = values.subarray(i * FIELDS, (i + 1) * FIELDS);
-    return { accountId, oldRank, newRank, oldScore, newScore, latest };
+    const [accountId, oldRank, newRank, oldScore, newScore] = values.subarray(i * FIELDS, (i + 1) * FIELDS);
+    return { accountId, oldRank, newRank, oldScore, newScore };
   });
 }
 

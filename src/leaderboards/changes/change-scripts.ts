@@ -32,9 +32,10 @@ end
 `;
 
 /**
- * Replaces one account's entries in every window (KEYS: the stamp key, then per window its movers set and per column
- * the up, down, cur and old sets, as ChangeKeys.placementKeys lists them). ARGV: member, stamp, visible (1/0),
- * windows, columns, then per window: mover (1/0), latest (ms), and per column: current score, window-start score.
+ * Replaces one account's entries in every window (KEYS: the stamp key, then per window and column the up, down, cur
+ * and old sets, as ChangeKeys.placementKeys lists them). ARGV: member, stamp, visible (1/0), windows, columns, then
+ * per window: mover (1/0), and per column: current score, window-start score. Who the movers are and when they last
+ * moved is not kept here (PostgreSQL answers it: `accounts.updated_at`), only the scores the ranks need.
  * A placement read from an older snapshot than the one last applied is dropped (returns 0): two placements of one
  * account (the writer's and the sweeper's) may finish in either order.
  */
@@ -47,8 +48,7 @@ local windows, columns = tonumber(ARGV[4]), tonumber(ARGV[5])
 local k, a = 2, 6
 for w = 1, windows do
   local mover = ARGV[a] == '1'
-  if mover then redis.call('ZADD', KEYS[k], ARGV[a + 1], member) else redis.call('ZREM', KEYS[k], member) end
-  k, a = k + 1, a + 2
+  a = a + 1
   for c = 1, columns do
     local up, down, cur, old = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
     local now, before = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
@@ -71,11 +71,11 @@ return 1`;
  * request is one round trip (by EVALSHA), not a version read per state plus the page.
  *
  * KEYS: [1] the changes' version key, [2] the rank engine's. ARGV: [1] offset, [2] limit, [3] 1 for the up set, then
- * five keys split around their version, each as the text before it and the text after it (ChangeKeys and RankKeys
+ * four keys split around their version, each as the text before it and the text after it (ChangeKeys and RankKeys
  * name them; the script only inserts the version): the up or down set, the engine's board (rank version), the
- * window's cur, old and movers sets. Returns {'changes'} or {'ranks'} when that state has no version (a flushed
- * Redis: the caller starts a build and answers 503), else per row: member, new rank, old rank, current score,
- * window-start score, latest update (ms) — all read in one atomic step.
+ * window's cur and old sets. Returns {'changes'} or {'ranks'} when that state has no version (a flushed Redis: the
+ * caller starts a build and answers 503), else per row: member, new rank, old rank, current score, window-start
+ * score — all read in one atomic step.
  *
  * The old board is the current one with every mover put back at its window-start score. Movers whose score did
  * not change sit where they sit now, so only the changed ones (the cur and old sets) differ:
@@ -90,14 +90,13 @@ local ranks = redis.call('GET', KEYS[2])
 if not ranks then return { 'ranks' } end
 local function key(i, version) return ARGV[i] .. version .. ARGV[i + 1] end
 local list, board = key(4, changes), key(6, ranks)
-local cur, old, movers = key(8, changes), key(10, changes), key(12, changes)
+local cur, old = key(8, changes), key(10, changes)
 local offset, up = tonumber(ARGV[1]), ARGV[3] == '1'
 local page = redis.call('ZREVRANGE', list, offset, offset + tonumber(ARGV[2]) - 1, 'WITHSCORES')
 if #page == 0 then return {} end
 local members = {}
 for i = 1, #page, 2 do members[#members + 1] = page[i] end
 local nows = redis.call('ZMSCORE', cur, unpack(members))
-local latest = redis.call('ZMSCORE', movers, unpack(members))
 local scored = redis.call('ZCARD', board)
 local zeroOldRank = 1 + scored - redis.call('ZCARD', cur) + redis.call('ZCARD', old)
 local out = {}
@@ -117,7 +116,6 @@ for i, m in ipairs(members) do
   end
   out[#out + 1] = m; out[#out + 1] = newRank; out[#out + 1] = oldRank
   out[#out + 1] = tostring(now); out[#out + 1] = tostring(before)
-  out[#out + 1] = latest[i] or '0'
 end
 return out`;
 

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { REDIS } from '../../common/redis/redis.module';
 import { BoardScope } from '../../ranks/rank-reader.service';
-import { accountOf } from '../../ranks/rank-scopes';
+import { accountOf, memberOf } from '../../ranks/rank-scopes';
 import { BoardChanges } from './board-changes.service';
-import { ChangeKeys, ChangeWindow } from './change-keys';
+import { ChangeKeys, ChangeWindow, WINDOW_DAYS } from './change-keys';
 import { ChangeRow, ROW_BYTES, byChange, packRows, rankDelta, scoreDelta, unpackRows } from './change-rows';
 import { BEATS_MANY } from './change-scripts';
 
@@ -33,6 +33,8 @@ interface Meta {
   /** How long it took to compute. */
   took: number;
   ranks: string;
+  /** The packed rows' width: a snapshot written by a build of the service with other rows is computed again. */
+  rowBytes: number;
 }
 
 /**
@@ -103,7 +105,7 @@ export class ChangeSnapshots {
     const raw = await this.redis.get(key);
     const meta = raw ? (JSON.parse(raw) as Meta) : null;
     // Ranks from another build of the rank engine are not comparable with the board being served.
-    return meta && meta.ranks === board.version ? meta : null;
+    return meta && meta.ranks === board.version && meta.rowBytes === ROW_BYTES ? meta : null;
   }
 
   /** Computes a snapshot newer than `after` (one per process; across processes the lock holder does, the others wait). */
@@ -154,7 +156,7 @@ export class ChangeSnapshots {
     for (const list of SNAPSHOT_LISTS)
       multi.set(this.keys.snapshot(version, board.column, window, list), packRows(lists[list]), 'PX', TTL_MS);
     // Stamped with the computation's start: its rows are at least that old.
-    const meta: Meta = { at: started, took: Date.now() - started, ranks: board.version };
+    const meta: Meta = { at: started, took: Date.now() - started, ranks: board.version, rowBytes: ROW_BYTES };
     multi.set(this.keys.snapshot(version, board.column, window, 'meta'), JSON.stringify(meta), 'PX', TTL_MS);
     await multi.exec();
   }
@@ -165,8 +167,7 @@ export class ChangeSnapshots {
    * the rank engine.
    */
   private async snapshot(version: string, board: BoardScope, window: ChangeWindow): Promise<ChangeRow[]> {
-    const latest = await this.scan(this.keys.movers(version, window));
-    const members = [...latest.keys()];
+    const members = (await this.movers(window)).map(memberOf);
     const [curKey, oldKey] = [this.keys.set(version, window, board.column, 'cur'), this.keys.set(version, window, board.column, 'old')];
     const movers: { member: string; cur: number; old: number; changed: boolean }[] = [];
     for (let i = 0; i < members.length; i += CHUNK) {
@@ -207,21 +208,26 @@ export class ChangeSnapshots {
         const ahead = m.changed ? oldAhead.get(m.member)! : newRank - 1;
         oldRank = 1 + ahead - countAhead(changedCur, m.old, m.member) + countAhead(changedOld, m.old, m.member);
       }
-      rows.push({ accountId, oldRank, newRank, oldScore: m.old, newScore: m.cur, latest: latest.get(m.member)! });
+      rows.push({ accountId, oldRank, newRank, oldScore: m.old, newScore: m.cur });
     }
     return rows;
   }
 
-  /** Every member of a sorted set with its score (ZSCAN: never one long command, duplicates dropped). */
-  private async scan(key: string): Promise<Map<string, number>> {
-    const found = new Map<string, number>();
-    let cursor = '0';
-    do {
-      const [next, flat] = await this.redis.zscan(key, cursor, 'COUNT', 5_000);
-      for (let i = 0; i < flat.length; i += 2) found.set(flat[i], Number(flat[i + 1]));
-      cursor = next;
-    } while (cursor !== '0');
-    return found;
+  /**
+   * Every mover of a window: its latest completed run (which stamps `accounts.updated_at`) is in the window and was
+   * not its first. ix_accounts_updated_at finds the accounts, one probe of ix_account_updates_account_completed each
+   * the earlier run; at a million accounts a 30-day window holds most of them (a few seconds), which is why this is
+   * read here, once per snapshot, and not kept in Redis beside every placement.
+   */
+  private async movers(window: ChangeWindow): Promise<number[]> {
+    const rows: { account_id: number }[] = await this.dataSource.query(
+      `SELECT a.account_id FROM accounts a
+        WHERE a.updated_at >= now() - make_interval(days => $1)
+          AND EXISTS (SELECT 1 FROM account_updates p
+                       WHERE p.account_id = a.account_id AND p.status = 'completed' AND p.finished_at < a.updated_at)`,
+      [WINDOW_DAYS[window]],
+    );
+    return rows.map((row) => row.account_id);
   }
 
   /** How many entries of `key` rank ahead of each (score, member), by member. */
