@@ -116,14 +116,21 @@ describe('the event loop under maximal bodies', () => {
     // The loop delay of one request is the least of its repetitions: a request that blocks the loop does so every
     // time, while the scheduler of this loaded machine (and a GC that comes due) only delays some of them.
     const worst: Record<string, { blockedMs: number; at: string; statuses: Set<number> }> = {};
+    // One over the bound is measured five more times, a moment apart: in a CI run the other suites' processes can
+    // keep this one off both cores for 50 ms three times running (seen once), a blocking request does it every time.
     const measure = async (kind: string, operation: string, token: string, repeats: number) => {
       const runs: number[] = [];
-      for (let i = 0; i < repeats; i++) {
+      const run = async () => {
         const { status, blockedMs } = await alone(`/v1/${operation}`, kind, token);
         expect(status).toBeGreaterThanOrEqual(400);
         expect(status).toBeLessThan(500);
         (worst[kind] ??= { blockedMs: 0, at: '-', statuses: new Set() }).statuses.add(status);
         runs.push(blockedMs);
+      };
+      for (let i = 0; i < repeats; i++) await run();
+      for (let i = 0; i < 5 && Math.min(...runs) > MAX_BLOCK_MS; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await run();
       }
       const blockedMs = Math.min(...runs);
       if (blockedMs >= worst[kind].blockedMs) worst[kind] = { ...worst[kind], blockedMs, at: operation };
