@@ -13,6 +13,23 @@ export interface VersionKeys {
 }
 
 const LOCK_MS = 30 * 60_000;
+
+/** Off while a context is created by a process that rebuilds every keeper right after (see withoutBootBuilds). */
+let buildAtBoot = true;
+
+/**
+ * Creates a context whose Redis keepers do not build at boot on an empty prefix: for a process that rebuilds the
+ * keepers it wants itself (the seed's two rebuild processes, src/derived/rebuild-processes.ts), where a boot build
+ * would build everything in the first process and make the second wait on its locks.
+ */
+export async function withoutBootBuilds<T>(create: () => Promise<T>): Promise<T> {
+  buildAtBoot = false;
+  try {
+    return await create();
+  } finally {
+    buildAtBoot = true;
+  }
+}
 const RELEASE_OWN_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
 /**
@@ -46,6 +63,10 @@ export class VersionedRedisState {
    */
   startBootstrap(): void {
     if (this.booting) return;
+    if (!buildAtBoot) {
+      this.booting = Promise.resolve();
+      return;
+    }
     this.booting = (async () => {
       if (!(await this.current())) await this.ensureBuilt();
     })();

@@ -1,10 +1,8 @@
-import { NestFactory } from '@nestjs/core';
 import { availableParallelism } from 'node:os';
 import { Client } from 'pg';
 import { AppConfig } from '../config/app-config';
 import { prepareDatabase } from '../database/prepare-database';
-import { WorkerModule } from '../worker.module';
-import { rebuildDerivedState } from '../derived/derived-state';
+import { rebuildInTwoProcesses } from '../derived/rebuild-processes';
 import { FirstCraft, SeedParameters } from './account-history';
 import { CopyLoad, restoreStructures, secondaryStructures, dropStructures } from './bulk-load';
 import { CatalogueObservations } from './catalogue-observations';
@@ -125,7 +123,7 @@ export async function seedPopulation(config: AppConfig, options: SeedOptions): P
     const views = await seedProfileViews(config, options.seed, options.accounts, parameters.nowMs);
     timings.views = seconds(phase);
     phase = Date.now();
-    const derived = await rebuildAll(config);
+    const derived = await rebuildInTwoProcesses(config);
     timings.derived = seconds(phase);
     timings.total = seconds(started);
     log(`derived state rebuilt (${derived.join(', ') || 'no keepers'}) in ${timings.derived} s; seed done in ${timings.total} s`);
@@ -216,15 +214,3 @@ async function insertScarcityMilestones(client: Client, crafts: FirstCraft[]): P
  * Rebuilds every keeper of derived state (maintained aggregates, the rank engine) from what was just loaded, in the
  * worker's module graph: the worker keeps all derived state in step with updates, so it holds every keeper.
  */
-async function rebuildAll(config: AppConfig): Promise<string[]> {
-  // Everything is loaded by now: a build the context's bootstrap starts from here on (on a prefix with no state yet)
-  // is the rebuild, and is not run a second time.
-  const loadedBy = Date.now();
-  // abortOnError off: a module graph that cannot be built is the seed's error to report, not a reason to exit.
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: ['error', 'warn'], abortOnError: false });
-  try {
-    return await rebuildDerivedState(app, undefined, loadedBy);
-  } finally {
-    await app.close();
-  }
-}

@@ -1,0 +1,64 @@
+/**
+ * # Derived state rebuilt in two processes
+ *
+ * Rebuilding every keeper is mostly CPU in one Node thread (building Redis commands, parsing rows, collecting
+ * garbage): at a million accounts the rank engine and the board changes take ~75 s each, and run together in one
+ * process they save only their round-trip waits (170 → 160 s). A second process gives the second core to one of
+ * them: the board changes build in a forked child (rebuild-child.ts), every other keeper here, at once.
+ *
+ * Neither process builds at boot (withoutBootBuilds): on an empty prefix the first to boot would build everything
+ * and the other would wait on its build locks. Used by the seed, whose database nobody serves while it runs.
+ */
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { fork } from 'node:child_process';
+import { extname, join } from 'node:path';
+import { AppConfig } from '../config/app-config';
+import { WorkerModule } from '../worker.module';
+import { derivedStateKeepers, rebuildDerivedState } from './derived-state';
+import { withoutBootBuilds } from './versioned-redis-state';
+
+/** The keepers the child rebuilds: the largest build, about as long as all the others together. */
+export const CHILD_KEEPERS = ['board-changes'];
+
+/** A worker context in which no keeper builds at boot. */
+export function rebuildContext(config: AppConfig): Promise<INestApplicationContext> {
+  // abortOnError off: a module graph that cannot be built is the caller's error to report, not a reason to exit.
+  return withoutBootBuilds(() =>
+    NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: ['error', 'warn'], abortOnError: false }),
+  );
+}
+
+/** Rebuilds every keeper of derived state, CHILD_KEEPERS in a child process; returns every keeper's name. */
+export async function rebuildInTwoProcesses(config: AppConfig): Promise<string[]> {
+  const child = rebuildInChild(config, CHILD_KEEPERS);
+  child.catch(() => undefined);
+  const app = await rebuildContext(config);
+  try {
+    const names = [...derivedStateKeepers(app).keys()];
+    await rebuildDerivedState(
+      app,
+      names.filter((name) => !CHILD_KEEPERS.includes(name)),
+    );
+    await child;
+    return names;
+  } finally {
+    await app.close();
+  }
+}
+
+function rebuildInChild(config: AppConfig, only: string[]): Promise<void> {
+  // From TypeScript sources (npm run seed, jest) the child needs ts-node too; from dist/ it runs plain JS.
+  const file = join(__dirname, `rebuild-child${extname(__filename)}`);
+  const execArgv = extname(__filename) === '.ts' ? ['-r', 'ts-node/register/transpile-only'] : [];
+  const child = fork(file, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  child.send({ config, only });
+  return new Promise((resolve, reject) => {
+    let failure: string | null = null;
+    child.on('message', (message: { error?: string }) => (failure = message.error ?? null));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 && !failure ? resolve() : reject(new Error(`rebuilding ${only.join(', ')} failed: ${failure ?? `exit code ${code}`}`)),
+    );
+  });
+}
