@@ -11,11 +11,8 @@ import { INestApplicationContext, Logger } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 
 export interface DerivedStateKeeper {
-  /**
-   * Recomputes the whole derived state from PostgreSQL, set-based; safe to run while the service serves. A keeper
-   * that has completed a build started at or after `freshSince` (ms) in this process may skip it.
-   */
-  rebuild(freshSince?: number): Promise<void>;
+  /** Recomputes the whole derived state from PostgreSQL, set-based; safe to run while the service serves. */
+  rebuild(): Promise<void>;
 }
 
 /** Marks a provider as a keeper of derived state; the name shows in logs and the CLI. */
@@ -40,10 +37,9 @@ const REBUILDS_AT_ONCE = 2;
 
 /**
  * Rebuilds every keeper's state from PostgreSQL (or only `only`), two at a time (they are independent: each reads
- * the rows and writes its own state, switched in whole), logging how long each took; `freshSince` lets keepers skip
- * a build they completed from that instant on (see DerivedStateKeeper). Returns the names in discovery order.
+ * the rows and writes its own state, switched in whole), logging how long each took. Returns the names in discovery order.
  */
-export async function rebuildDerivedState(app: INestApplicationContext, only?: string[], freshSince?: number): Promise<string[]> {
+export async function rebuildDerivedState(app: INestApplicationContext, only?: string[]): Promise<string[]> {
   const logger = new Logger('DerivedState');
   const queue = [...derivedStateKeepers(app)].filter(([name]) => !only || only.includes(name));
   const pending = [...queue];
@@ -51,7 +47,7 @@ export async function rebuildDerivedState(app: INestApplicationContext, only?: s
     for (let next = pending.shift(); next; next = pending.shift()) {
       const [name, keeper] = next;
       const started = Date.now();
-      await keeper.rebuild(freshSince);
+      await keeper.rebuild();
       logger.log(`rebuilt ${name} in ${Date.now() - started} ms`);
     }
   };

@@ -41,8 +41,6 @@ const RELEASE_OWN_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return r
 export class VersionedRedisState {
   private building: Promise<void> | null = null;
   private booting: Promise<void> | null = null;
-  /** When the last build this process completed started (0: none): it reflects every row committed before then. */
-  private lastBuildStartedAt = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -83,27 +81,14 @@ export class VersionedRedisState {
   /** Starts (or joins) a build when no version exists; resolves when that build is done (or another process has it). */
   ensureBuilt(): Promise<void> {
     this.building ??= this.exclusively(false, async () => {
-      if (!(await this.current())) await this.timedBuild();
+      if (!(await this.current())) await this.build();
     }).finally(() => (this.building = null));
     return this.building;
   }
 
-  /**
-   * Rebuilds even when a version exists (operators, the seed), after any build under way. With `freshSince`, a
-   * build this process started at or after that instant already reflects what is asked for and is not repeated
-   * (the seed boots a worker context on an empty Redis, whose bootstrap has just built from the loaded rows).
-   */
-  rebuild(freshSince?: number): Promise<void> {
-    return this.exclusively(true, async () => {
-      if (freshSince !== undefined && this.lastBuildStartedAt >= freshSince && (await this.current())) return;
-      await this.timedBuild();
-    });
-  }
-
-  private async timedBuild(): Promise<void> {
-    const startedAt = Date.now();
-    await this.build();
-    this.lastBuildStartedAt = startedAt;
+  /** Rebuilds even when a version exists (operators, the seed), after any build under way. */
+  rebuild(): Promise<void> {
+    return this.exclusively(true, () => this.build());
   }
 
   /** A fresh version number for a build to fill. */

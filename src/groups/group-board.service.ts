@@ -74,8 +74,8 @@ export class GroupBoard implements DerivedStateKeeper, OnApplicationBootstrap, O
     return this.state.ensureBuilt();
   }
 
-  rebuild(freshSince?: number): Promise<void> {
-    return this.state.rebuild(freshSince);
+  rebuild(): Promise<void> {
+    return this.state.rebuild();
   }
 
   /** Puts a group where its last read says: scored by its members, or off the board when hidden or gone. */

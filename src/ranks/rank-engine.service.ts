@@ -59,8 +59,8 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
   }
 
   /** Rebuilds from PostgreSQL even when a version exists (operators, the seed), after any build under way. */
-  rebuild(freshSince?: number): Promise<void> {
-    return this.state.rebuild(freshSince);
+  rebuild(): Promise<void> {
+    return this.state.rebuild();
   }
 
   /**

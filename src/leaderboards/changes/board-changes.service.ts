@@ -61,8 +61,8 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap,
     return this.state.ensureBuilt();
   }
 
-  rebuild(freshSince?: number): Promise<void> {
-    return this.state.rebuild(freshSince);
+  rebuild(): Promise<void> {
+    return this.state.rebuild();
   }
 
   /**
