@@ -11,7 +11,7 @@
  */
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { fork } from 'node:child_process';
+import { ChildProcess, fork } from 'node:child_process';
 import { extname, join } from 'node:path';
 import { AppConfig } from '../config/app-config';
 import { WorkerModule } from '../worker.module';
@@ -32,28 +32,34 @@ export function rebuildContext(config: AppConfig): Promise<INestApplicationConte
 /** Rebuilds every keeper of derived state, CHILD_KEEPERS in a child process; returns every keeper's name. */
 export async function rebuildInTwoProcesses(config: AppConfig): Promise<string[]> {
   const child = rebuildInChild(config, CHILD_KEEPERS);
-  child.catch(() => undefined);
-  const app = await rebuildContext(config);
+  child.done.catch(() => undefined);
   try {
-    const names = [...derivedStateKeepers(app).keys()];
-    await rebuildDerivedState(
-      app,
-      names.filter((name) => !CHILD_KEEPERS.includes(name)),
-    );
-    await child;
-    return names;
-  } finally {
-    await app.close();
+    const app = await rebuildContext(config);
+    try {
+      const names = [...derivedStateKeepers(app).keys()];
+      await rebuildDerivedState(
+        app,
+        names.filter((name) => !CHILD_KEEPERS.includes(name)),
+      );
+      await child.done;
+      return names;
+    } finally {
+      await app.close();
+    }
+  } catch (error) {
+    // A failed rebuild here leaves no child writing behind the caller's back (kill is a no-op once it has exited).
+    child.process.kill();
+    throw error;
   }
 }
 
-function rebuildInChild(config: AppConfig, only: string[]): Promise<void> {
+function rebuildInChild(config: AppConfig, only: string[]): { process: ChildProcess; done: Promise<void> } {
   // From TypeScript sources (npm run seed, jest) the child needs ts-node too; from dist/ it runs plain JS.
   const file = join(__dirname, `rebuild-child${extname(__filename)}`);
   const execArgv = extname(__filename) === '.ts' ? ['-r', 'ts-node/register/transpile-only'] : [];
   const child = fork(file, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   child.send({ config, only });
-  return new Promise((resolve, reject) => {
+  const done = new Promise<void>((resolve, reject) => {
     let failure: string | null = null;
     child.on('message', (message: { error?: string }) => (failure = message.error ?? null));
     child.on('error', reject);
@@ -61,4 +67,5 @@ function rebuildInChild(config: AppConfig, only: string[]): Promise<void> {
       code === 0 && !failure ? resolve() : reject(new Error(`rebuilding ${only.join(', ')} failed: ${failure ?? `exit code ${code}`}`)),
     );
   });
+  return { process: child, done };
 }
