@@ -9,6 +9,8 @@
 import Redis from 'ioredis';
 import { parseArgs } from 'node:util';
 
+const TOP = 40;
+
 const { values } = parseArgs({
   options: {
     prefix: { type: 'string' },
@@ -66,13 +68,13 @@ async function main(): Promise<void> {
   const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1).padStart(9);
   process.stdout.write(`redis memory under ${prefix}: — ${keys} keys, ${mb(total).trim()} MB in all\n`);
   const sorted = [...families].sort((a, b) => b[1].bytes - a[1].bytes);
-  for (const [family, { keys: n, bytes }] of sorted.slice(0, 25))
+  for (const [family, { keys: n, bytes }] of sorted.slice(0, TOP))
     process.stdout.write(`  ${mb(bytes)} MB  ${String(n).padStart(8)} keys  ${family}\n`);
   const rest = sorted
     .slice(25)
     .reduce((sum, [, { keys: n, bytes }]) => ({ keys: sum.keys + n, bytes: sum.bytes + bytes }), { keys: 0, bytes: 0 });
   if (rest.keys)
-    process.stdout.write(`  ${mb(rest.bytes)} MB  ${String(rest.keys).padStart(8)} keys  (${sorted.length - 25} smaller families)\n`);
+    process.stdout.write(`  ${mb(rest.bytes)} MB  ${String(rest.keys).padStart(8)} keys  (${sorted.length - TOP} smaller families)\n`);
   const used = /used_memory:(\d+)/.exec(info)?.[1];
   if (used) process.stdout.write(`the server's used_memory (every prefix): ${mb(Number(used)).trim()} MB\n`);
 }

@@ -42,7 +42,7 @@ export class AccountStreamController {
   // The query's schema is a component of the document too: the validation pipe checks the query against it.
   @ApiExtraModels(AccountSubscribeQuery)
   @UseGuards(KnownAccountGuard)
-  subscribe(@Query() query: AccountSubscribeQuery, @LastEventId() lastEventId: string | undefined): Observable<MessageEvent> {
+  subscribe(@Query() query: AccountSubscribeQuery, @LastEventId() lastEventId: string | undefined): Promise<Observable<MessageEvent>> {
     return this.streams.open(query.accountId, lastEventId);
   }
 }

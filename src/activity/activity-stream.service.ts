@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { heartbeats } from '../common/wire/heartbeats';
 import { StreamLifecycle } from '../common/wire/stream-lifecycle.service';
 import { ReplayEntry } from '../common/replay/replay-log';
-import { resumableStream } from '../common/replay/resumable-stream';
+import { openResumableStream } from '../common/replay/resumable-stream';
 import { ActivityFeedService } from './activity-feed.service';
 import { ActivityRecorder } from './activity-recorder';
 
@@ -22,14 +22,15 @@ export class ActivityStreamService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  open(lastEventId?: string): Observable<MessageEvent> {
-    return resumableStream({
+  async open(lastEventId?: string): Promise<Observable<MessageEvent>> {
+    const stream = await openResumableStream({
       tail: this.recorder.tail,
       lastEventId,
       refetch: ['activity.listGlobalFeed'],
       render: (entries) => this.render(entries),
       heartbeats: heartbeats('activity-heartbeat', this.config.streamHeartbeatMs, { now: true }),
-    }).pipe(this.lifecycle.untilShutdown());
+    });
+    return stream.pipe(this.lifecycle.untilShutdown());
   }
 
   /** One query per batch; an event deleted since it was announced is skipped. */

@@ -66,7 +66,7 @@ export class ActivityController {
       { name: 'activity-emitted', data: V1ActivityEvent, when: 'an update committed a new activity event.' },
     ],
   })
-  streamGlobalFeed(@LastEventId() lastEventId: string | undefined): Observable<MessageEvent> {
+  streamGlobalFeed(@LastEventId() lastEventId: string | undefined): Promise<Observable<MessageEvent>> {
     return this.streams.open(lastEventId);
   }
 }

@@ -90,6 +90,10 @@ export interface AppConfig {
     /** Entries all per-app and per-badge boards may hold together before the least recently read are dropped. */
     lazyBudget: number;
   };
+  changes: {
+    /** Bytes the leaderboard.getChanges snapshots may hold in Redis together before the oldest are dropped. */
+    snapshotBudgetBytes: number;
+  };
   images: {
     /** Where the directory image store keeps uploaded images (absolute; resolved from the working directory). */
     storeDir: string;
@@ -263,7 +267,10 @@ export function loadConfig(env: Env): AppConfig {
       stalledIntervalMs: int(env, 'UPDATE_STALLED_CHECK_MS', 15_000, 500, 600_000),
     },
     ranks: {
-      lazyBudget: int(env, 'RANK_LAZY_BUDGET', 5_000_000, 1, 100_000_000),
+      lazyBudget: int(env, 'RANK_LAZY_BUDGET', 1_000_000, 1, 100_000_000),
+    },
+    changes: {
+      snapshotBudgetBytes: int(env, 'CHANGES_SNAPSHOT_BUDGET_MB', 64, 1, 65_536) * 1024 * 1024,
     },
     images: {
       storeDir: resolve(env.IMAGE_STORE_DIR || 'data/images'),

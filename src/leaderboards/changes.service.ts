@@ -8,7 +8,7 @@ import { aroundVersion, RankReader } from '../ranks/rank-reader.service';
 import { accountOf } from '../ranks/rank-scopes';
 import { COLUMN_BOARDS, SNAPSHOT_COUNTERS } from './account-boards';
 import { BoardChanges } from './changes/board-changes.service';
-import { ChangeWindow, SetKind } from './changes/change-keys';
+import { LiveWindow, SetKind, isLiveWindow } from './changes/change-keys';
 import { ChangeRow, rankDelta, scoreDelta } from './changes/change-rows';
 import { LIVE_PAGE } from './changes/change-scripts';
 import { ChangeSnapshots, SnapshotList } from './changes/change-snapshots.service';
@@ -23,10 +23,12 @@ type LivePageScript = (...args: (string | number)[]) => Promise<(number | string
  * account holds one (hidden ones too, though they are never listed), ties go to the lower account id, and a score
  * of 0 shares the board's last rank.
  *
- * Served from derived state (src/leaderboards/changes): by score over the whole board, live from the maintained
- * sorted sets (a page is O(limit · log N), one script reading the versions too); by rank, or within a top N, from a
- * snapshot a few seconds old at most (ChangeSnapshots), since a rank change moves whenever anyone else moves. The
- * listed accounts' cards are one more query.
+ * Served from derived state (src/leaderboards/changes): by score over the whole board of the live window (24h),
+ * live from the maintained sorted sets (a page is O(limit · log N), one script reading the versions too); by rank,
+ * or within a top N, from a snapshot a few seconds old at most (ChangeSnapshots), since a rank change moves whenever
+ * anyone else moves; every list of the longer windows (7d, 30d, 90d, 1y) from a snapshot computed from PostgreSQL,
+ * a minute old when read steadily (a large part of the population moves in them: kept live, they would cost
+ * ~0.9 GB of Redis at a million accounts). The listed accounts' cards are one more query.
  */
 @Injectable()
 export class ChangesService {
@@ -55,7 +57,7 @@ export class ChangesService {
     const up = request.direction === 'improvements';
     const top = request.topFilter && request.topFilter !== 'all' ? Number(request.topFilter) : null;
     const rows =
-      top === null && request.metric === 'score'
+      top === null && request.metric === 'score' && isLiveWindow(request.window)
         ? await this.live(column, request.window, up, offset, limit)
         : await this.snapshot(column, request, up, top, offset, limit);
     // The cards go out as PostgreSQL wrote them (RawJson): 100 of them are most of the answer's bytes. When each
@@ -76,11 +78,14 @@ export class ChangesService {
     });
   }
 
-  /** By rank, or within a top N: a page of a snapshot (ChangeSnapshots). */
+  /** By rank, within a top N, or over a window kept in snapshots only: a page of a snapshot (ChangeSnapshots). */
   private async snapshot(column: string, request: Request, up: boolean, top: number | null, offset: number, limit: number) {
     const version = await this.version();
     const board = await this.ranks.scope(column, null);
-    if (top === null) return this.snapshots.read(version, board, request.window, up ? 'rank-up' : 'rank-down', offset, limit);
+    if (top === null) {
+      const list = `${request.metric}-${up ? 'up' : 'down'}` as SnapshotList;
+      return this.snapshots.read(version, board, request.window, list, offset, limit);
+    }
     const list = `top-${request.metric}-${up ? 'up' : 'down'}` as SnapshotList;
     const inTop = (row: ChangeRow) => row.newRank <= top || row.oldRank <= top;
     return this.snapshots.read(version, board, request.window, list, offset, limit, inTop);
@@ -98,7 +103,7 @@ export class ChangesService {
    * state without a version is reported by the usual checks (503, a build started); one that appeared meanwhile is
    * read again.
    */
-  private async live(column: string, window: ChangeWindow, up: boolean, offset: number, limit: number, again = true): Promise<ChangeRow[]> {
+  private async live(column: string, window: LiveWindow, up: boolean, offset: number, limit: number, again = true): Promise<ChangeRow[]> {
     const keys = [this.boardChanges.keys.version, this.ranks.versionKey];
     const flat = await this.livePageScript(...keys, offset, limit, up ? 1 : 0, ...this.liveKeysOf(column, window, up));
     if (flat.length === 1) {
@@ -120,7 +125,7 @@ export class ChangesService {
     return rows;
   }
 
-  private liveKeysOf(column: string, window: ChangeWindow, up: boolean): string[] {
+  private liveKeysOf(column: string, window: LiveWindow, up: boolean): string[] {
     const id = `${column} ${window} ${up}`;
     let keys = this.liveKeys.get(id);
     if (!keys) {

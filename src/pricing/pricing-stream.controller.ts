@@ -24,7 +24,7 @@ export class PricingStreamController {
       { name: 'heartbeat', data: StreamHeartbeat, when: 'every `STREAM_HEARTBEAT_MS` (15 s).', example: { heartbeat: 1 } },
     ],
   })
-  subscribe(@LastEventId() lastEventId: string | undefined): Observable<MessageEvent> {
+  subscribe(@LastEventId() lastEventId: string | undefined): Promise<Observable<MessageEvent>> {
     return this.streams.open(lastEventId);
   }
 }

@@ -4,7 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { heartbeats } from '../common/wire/heartbeats';
 import { StreamLifecycle } from '../common/wire/stream-lifecycle.service';
-import { resumableStream } from '../common/replay/resumable-stream';
+import { openResumableStream } from '../common/replay/resumable-stream';
 import { PriceTicks } from './price-ticks';
 
 /**
@@ -20,13 +20,14 @@ export class PricingStreamService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  open(lastEventId?: string): Observable<MessageEvent> {
-    return resumableStream({
+  async open(lastEventId?: string): Promise<Observable<MessageEvent>> {
+    const stream = await openResumableStream({
       tail: this.ticks.tail,
       lastEventId,
       refetch: ['app.listBadges'],
       render: (entries) => from(entries.map((entry): MessageEvent => ({ type: entry.event, id: entry.id, data: entry.data }))),
       heartbeats: heartbeats('heartbeat', this.config.streamHeartbeatMs),
-    }).pipe(this.lifecycle.untilShutdown());
+    });
+    return stream.pipe(this.lifecycle.untilShutdown());
   }
 }

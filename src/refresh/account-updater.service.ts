@@ -53,7 +53,8 @@ export class AccountUpdater {
     // What the account held before, so the per-app and per-badge boards it leaves lose it too.
     const held = await this.lazyBoards.held(accountId);
     const result = await this.writer.write(accountId, runId, platform, done.steps, this.config.queue.updateCooldownSeconds);
-    // Ranks move before the run is announced complete, so a client reacting to `completed` reads them.
+    // Ranks move before the run is announced complete (its progress event, account.updateProgress), so a client reacting
+    // to that reads them; `lastQueueStatus` (account.getInfo) is the writer's commit, milliseconds earlier.
     await this.ranks.place([accountId]);
     await this.lazyBoards.place(accountId, held);
     await this.rankHistory.record(accountId);

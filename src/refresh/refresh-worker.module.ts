@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActivityRecorder } from '../activity/activity-recorder';
+import { ChangeSnapshotRefresher } from '../leaderboards/changes/change-snapshot-refresher.service';
 import { ChangeSweeper } from '../leaderboards/changes/change-sweeper.service';
 import { RanksModule } from '../ranks/ranks.module';
 import { AccountUpdateEntity } from '../accounts/entities/account-update.entity';
@@ -38,6 +39,7 @@ import { GroupRefreshProcessor } from './group-refresh.processor';
     AccountUpdateProcessor,
     StuckUpdateRecovery,
     ChangeSweeper,
+    ChangeSnapshotRefresher,
     GroupRefresher,
     GroupRefreshQueue,
     GroupRefreshProcessor,

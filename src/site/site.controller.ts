@@ -8,7 +8,7 @@ import { StreamLifecycle } from '../common/wire/stream-lifecycle.service';
 import { StreamHeartbeat } from '../common/wire/stream-events.dto';
 import { WireStream } from '../common/wire/wire-operation.decorator';
 import { LastEventId } from '../common/replay/last-event-id.decorator';
-import { resumableStream } from '../common/replay/resumable-stream';
+import { openResumableStream } from '../common/replay/resumable-stream';
 import { MaintenanceChangedEvent, MaintenanceEvent } from './dto/maintenance.dto';
 import { MaintenanceService } from './maintenance.service';
 
@@ -41,19 +41,20 @@ export class SiteController {
       { name: 'heartbeat', data: StreamHeartbeat, when: 'every `STREAM_HEARTBEAT_MS` (15 s).', example: { heartbeat: 1 } },
     ],
   })
-  subscribe(@LastEventId() lastEventId: string | undefined): Observable<MessageEvent> {
+  async subscribe(@LastEventId() lastEventId: string | undefined): Promise<Observable<MessageEvent>> {
     // Each change entry only says "changed": the set is read when sent, once per batch of changes (the newest id).
     const current = (id: string) =>
       defer(() => from(this.maintenance.current())).pipe(
         map((items): MessageEvent => ({ type: 'maintenance-changed', id, data: { items } })),
       );
-    return resumableStream({
+    const stream = await openResumableStream({
       tail: this.maintenance.tail,
       lastEventId,
       refetch: [],
       start: current,
       render: (entries) => current(entries[entries.length - 1].id),
       heartbeats: heartbeats('heartbeat', this.config.streamHeartbeatMs),
-    }).pipe(this.lifecycle.untilShutdown());
+    });
+    return stream.pipe(this.lifecycle.untilShutdown());
   }
 }

@@ -8,6 +8,8 @@ import { TrendingCounter } from '../../src/common/redis/trending-counter';
 import { redisKey } from '../../src/common/redis/redis.module';
 import { rebuildDerivedState } from '../../src/derived/derived-state';
 import { BoardChanges } from '../../src/leaderboards/changes/board-changes.service';
+import { ChangeSnapshotRefresher } from '../../src/leaderboards/changes/change-snapshot-refresher.service';
+import { FRESHNESS } from '../../src/leaderboards/changes/change-snapshots.service';
 import { ChangeSweeper } from '../../src/leaderboards/changes/change-sweeper.service';
 import { RankEngine } from '../../src/ranks/rank-engine.service';
 import { memberOf } from '../../src/ranks/rank-scopes';
@@ -30,6 +32,7 @@ const BOARDS = [
   ['apps', 'apps', 'apps'],
   ['playtime', 'playtime', 'playtime'],
 ] as const;
+/** The live window, and two served from snapshots computed from PostgreSQL alone. */
 const WINDOWS = [
   ['24h', 1],
   ['7d', 7],
@@ -59,41 +62,51 @@ describe('flat reads: maintained owner counts, leaderboard changes, trending vie
     await ctx.worker!.get(RankEngine).place([accountId]);
   }
 
+  /** One page of leaderboard.getChanges equals the one-query recomputation over the base tables; returns its length. */
+  async function expectPageEqualRecomputed(
+    [leaderboard, counter, column]: (typeof BOARDS)[number],
+    [window, days]: (typeof WINDOWS)[number],
+    metric: 'score' | 'rank',
+    direction: 'improvements' | 'declines',
+    [topFilter, offset, limit]: readonly [string | undefined, number, number],
+  ): Promise<number> {
+    const body = { leaderboard, window, metric, direction, offset, limit, ...(topFilter ? { topFilter } : {}) };
+    const res = await ctx.http().post('/v1/leaderboard.getChanges').send(body).expect(200);
+    const expected = await ctx.dataSource.query(changesReferenceSql(column, metric, direction), [
+      counter,
+      new Date(Date.now() - days * DAY_MS),
+      topFilter ? Number(topFilter) : null,
+      limit,
+      offset,
+    ]);
+    const got = res.body.changes.map((c: Record<string, unknown>) => ({
+      accountId: c.accountId,
+      oldRank: c.oldRank,
+      newRank: c.newRank,
+      oldScore: c.oldScore,
+      newScore: c.newScore,
+      latest: c.latestDate,
+    }));
+    expect({ body, got }).toEqual({
+      body,
+      got: expected.map((row: Record<string, unknown>) => ({ ...row, latest: (row.latest as Date).toISOString() })),
+    });
+    return got.length;
+  }
+
   /** Every listed combination of leaderboard.getChanges equals the one-query recomputation over the base tables. */
   async function expectChangesEqualRecomputed(): Promise<number> {
     let listed = 0;
-    for (const [leaderboard, counter, column] of BOARDS)
-      for (const [window, days] of WINDOWS)
+    for (const board of BOARDS)
+      for (const window of WINDOWS)
         for (const metric of ['score', 'rank'] as const)
           for (const direction of ['improvements', 'declines'] as const)
-            for (const [topFilter, offset, limit] of [
+            for (const page of [
               [undefined, 0, 100],
               [undefined, 2, 3],
               ['10', 0, 100],
-            ] as const) {
-              const body = { leaderboard, window, metric, direction, offset, limit, ...(topFilter ? { topFilter } : {}) };
-              const res = await ctx.http().post('/v1/leaderboard.getChanges').send(body).expect(200);
-              const expected = await ctx.dataSource.query(changesReferenceSql(column, metric, direction), [
-                counter,
-                new Date(Date.now() - days * DAY_MS),
-                topFilter ? Number(topFilter) : null,
-                limit,
-                offset,
-              ]);
-              const got = res.body.changes.map((c: Record<string, unknown>) => ({
-                accountId: c.accountId,
-                oldRank: c.oldRank,
-                newRank: c.newRank,
-                oldScore: c.oldScore,
-                newScore: c.newScore,
-                latest: c.latestDate,
-              }));
-              expect({ body, got }).toEqual({
-                body,
-                got: expected.map((row: Record<string, unknown>) => ({ ...row, latest: (row.latest as Date).toISOString() })),
-              });
-              listed += got.length;
-            }
+            ] as const)
+              listed += await expectPageEqualRecomputed(board, window, metric, direction, page);
     return listed;
   }
 
@@ -207,6 +220,55 @@ describe('flat reads: maintained owner counts, leaderboard changes, trending vie
     await redis.quit();
     await dropSnapshots();
     await expectChangesEqualRecomputed();
+  }, 120_000);
+
+  it('should keep no live state for the windows past 24 hours, and their snapshots under the byte budget', async () => {
+    const redis = new Redis(REDIS_URL);
+    const changes = ctx.app.get(BoardChanges);
+    const budget = ctx.config.changes.snapshotBudgetBytes;
+    try {
+      const sets = await redis.keys(`${ctx.config.redisPrefix}:changes:v*:s:*`);
+      expect(sets.length).toBeGreaterThan(0);
+      expect(sets.filter((key) => !key.includes(':s:24h:'))).toEqual([]);
+      // A budget smaller than any snapshot: each one stored drops every other, and every page still reads right.
+      (ctx.config.changes as { snapshotBudgetBytes: number }).snapshotBudgetBytes = 1;
+      await dropSnapshots();
+      let listed = 0;
+      for (const board of BOARDS)
+        for (const direction of ['improvements', 'declines'] as const) {
+          listed += await expectPageEqualRecomputed(board, WINDOWS[2], 'score', direction, [undefined, 1, 4]);
+          listed += await expectPageEqualRecomputed(board, WINDOWS[1], 'rank', direction, [undefined, 0, 100]);
+          const version = (await changes.currentVersion())!;
+          const metas = await redis.keys(`${ctx.config.redisPrefix}:changes:v${version}:snap:*:meta`);
+          expect(metas).toHaveLength(1);
+        }
+      expect(listed).toBeGreaterThan(0);
+    } finally {
+      (ctx.config.changes as { snapshotBudgetBytes: number }).snapshotBudgetBytes = budget;
+      await redis.quit();
+    }
+  }, 120_000);
+
+  it('should keep the snapshots read lately fresh from the worker, before a reader has to wait', async () => {
+    const refresher = ctx.worker!.get(ChangeSnapshotRefresher);
+    const version = (await ctx.app.get(BoardChanges).currentVersion())!;
+    const redis = new Redis(REDIS_URL);
+    const metaKey = `${ctx.config.redisPrefix}:changes:v${version}:snap:xp:7d:meta`;
+    const meta = async () => JSON.parse((await redis.get(metaKey))!) as { at: number };
+    try {
+      await dropSnapshots();
+      await expectPageEqualRecomputed(BOARDS[0], WINDOWS[1], 'score', 'improvements', [undefined, 0, 100]);
+      // Just computed: nothing to do yet.
+      expect(await refresher.refresh()).toBe(0);
+      // Half as old as readers accept: computed again, for the pair that was read (xp over 7 days) only.
+      const aged = { ...(await meta()), at: Date.now() - FRESHNESS.snapshot.freshMs / 2 - 1_000 };
+      await redis.set(metaKey, JSON.stringify(aged), 'KEEPTTL');
+      expect(await refresher.refresh()).toBe(1);
+      expect((await meta()).at).toBeGreaterThan(aged.at);
+      await expectPageEqualRecomputed(BOARDS[0], WINDOWS[1], 'score', 'improvements', [undefined, 0, 100]);
+    } finally {
+      await redis.quit();
+    }
   }, 120_000);
 
   it('should rebuild the same state from the base tables', async () => {

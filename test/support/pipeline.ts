@@ -67,7 +67,16 @@ export async function startPipeline(
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const res = await ctx.http().post('/v1/account.getInfo').set('Authorization', `Bearer ${token}`).send({ id: { accountId } });
-        if (res.body.lastQueueStatus === 'completed') return res.body;
+        // `lastQueueStatus` is the writer's commit; the ranks and the other Redis state move after it, and only then is
+        // the run's progress published as completed (a test that compared ranks on the first alone failed now and then).
+        if (res.body.lastQueueStatus === 'completed') {
+          const progress = await ctx
+            .http()
+            .post('/v1/account.updateProgress')
+            .set('Authorization', `Bearer ${token}`)
+            .send({ id: { accountId } });
+          if (!progress.body.progress || progress.body.progress.status === 'completed') return res.body;
+        }
         if (Date.now() > deadline) throw new Error(`account ${accountId} not completed: ${JSON.stringify(res.body).slice(0, 300)}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

@@ -4,7 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { heartbeats } from '../../common/wire/heartbeats';
 import { StreamLifecycle } from '../../common/wire/stream-lifecycle.service';
-import { resumableStream } from '../../common/replay/resumable-stream';
+import { openResumableStream } from '../../common/replay/resumable-stream';
 import { AccountEventsService } from './account-events.service';
 
 /** What a client refetches when its stream of an account cannot resume. */
@@ -24,13 +24,14 @@ export class AccountStreamService {
   ) {}
 
   /** The account must be known (tracked, or on the platform); KnownAccountGuard checks it before the stream starts. */
-  open(accountId: number, lastEventId?: string): Observable<MessageEvent> {
-    return resumableStream({
+  async open(accountId: number, lastEventId?: string): Promise<Observable<MessageEvent>> {
+    const stream = await openResumableStream({
       tail: this.events.tail(accountId),
       lastEventId,
       refetch: ACCOUNT_RESYNC_REFETCH,
       render: (entries) => from(entries.map((entry): MessageEvent => ({ type: entry.event, id: entry.id, data: entry.data }))),
       heartbeats: heartbeats('heartbeat', this.config.streamHeartbeatMs, { now: true }),
-    }).pipe(this.lifecycle.untilShutdown());
+    });
+    return stream.pipe(this.lifecycle.untilShutdown());
   }
 }

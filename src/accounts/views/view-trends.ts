@@ -25,22 +25,21 @@ const WINDOWS: Record<TrendingWindow, { unit: 'h' | 'd'; count: number; step: nu
 
 /**
  * TrendingCounter's hit (same keys, same buckets), plus: when the visitor is new to a bucket, the rolling rankings
- * that cover that bucket and exist are raised too (KEYS[9..]: for the hour bucket, then for the day bucket, one
+ * that cover that bucket and exist are raised too (KEYS[7..]: for the hour bucket, then for the day bucket, one
  * "exists" flag per key in ARGV[4..]).
  */
 const RECORD_HIT = `
 local fresh = {}
 for i = 0, 1 do
-  local base = i * 4
-  redis.call('INCR', KEYS[base + 1]); redis.call('EXPIRE', KEYS[base + 1], ARGV[3])
-  fresh[i] = redis.call('PFADD', KEYS[base + 2], ARGV[2]); redis.call('EXPIRE', KEYS[base + 2], ARGV[3])
-  redis.call('ZINCRBY', KEYS[base + 3], 1, ARGV[1]); redis.call('EXPIRE', KEYS[base + 3], ARGV[3])
-  if fresh[i] == 1 then redis.call('ZINCRBY', KEYS[base + 4], 1, ARGV[1]) end
-  redis.call('EXPIRE', KEYS[base + 4], ARGV[3])
+  local base = i * 3
+  fresh[i] = redis.call('PFADD', KEYS[base + 1], ARGV[2]); redis.call('EXPIRE', KEYS[base + 1], ARGV[3])
+  redis.call('ZINCRBY', KEYS[base + 2], 1, ARGV[1]); redis.call('EXPIRE', KEYS[base + 2], ARGV[3])
+  if fresh[i] == 1 then redis.call('ZINCRBY', KEYS[base + 3], 1, ARGV[1]) end
+  redis.call('EXPIRE', KEYS[base + 3], ARGV[3])
 end
 local hourly = tonumber(ARGV[4])
-for k = 9, #KEYS do
-  local bucket = (k - 9 < hourly) and 0 or 1
+for k = 7, #KEYS do
+  local bucket = (k - 7 < hourly) and 0 or 1
   if fresh[bucket] == 1 and redis.call('EXISTS', KEYS[k]) == 1 then redis.call('ZINCRBY', KEYS[k], 1, ARGV[1]) end
 end
 return 1`;
@@ -48,8 +47,8 @@ return 1`;
 /**
  * The top of a window with each member's exact counts, in one step (KEYS[1]: the rolling ranking, then the window's
  * "rank-unique" buckets; ARGV: TTL of a new ranking (ms), limit, the key prefix, then the window's bucket names).
- * Builds the ranking from the buckets unless it exists, reads its top `limit`, and per member sums its hit counters
- * and counts the union of its visitor sets over the buckets (what TrendingCounter.counts reads). The per-member keys
+ * Builds the ranking from the buckets unless it exists, reads its top `limit`, and per member sums its hits (its
+ * scores in the buckets' "rank-total" sets) and counts the union of its visitor sets over the buckets (what TrendingCounter.counts reads). The per-member keys
  * are named here from the prefix (one Redis, not a cluster).
  */
 const TOP = `
@@ -60,13 +59,11 @@ end
 local members = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)
 local out = {}
 for _, member in ipairs(members) do
-  local totals, visitors = {}, {}
+  local visitors, total = {}, 0
   for i = 4, #ARGV do
-    totals[#totals + 1] = ARGV[3] .. ':total:' .. ARGV[i] .. ':' .. member
     visitors[#visitors + 1] = ARGV[3] .. ':visitors:' .. ARGV[i] .. ':' .. member
+    total = total + (tonumber(redis.call('ZSCORE', ARGV[3] .. ':rank-total:' .. ARGV[i], member)) or 0)
   end
-  local total = 0
-  for _, n in ipairs(redis.call('MGET', unpack(totals))) do total = total + (tonumber(n) or 0) end
   out[#out + 1] = member
   out[#out + 1] = redis.call('PFCOUNT', unpack(visitors))
   out[#out + 1] = total
@@ -111,7 +108,6 @@ export class ViewTrends implements DerivedStateKeeper {
    */
   async hit(member: string, visitor: string, at = new Date(), also?: (pipeline: ChainableCommander) => void): Promise<void> {
     const keys = [this.bucket('h', at), this.bucket('d', at)].flatMap((bucket) => [
-      this.key('total', bucket, member),
       this.key('visitors', bucket, member),
       this.key('rank-total', bucket),
       this.key('rank-unique', bucket),

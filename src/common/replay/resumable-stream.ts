@@ -26,13 +26,26 @@ export interface ResumableStreamOptions {
 }
 
 /**
+ * Opens a resumable stream. A new stream without an opening snapshot (`start`) fixes where it begins here, before
+ * the caller hands the Observable back: Nest sends the response's headers only once the handler's promise
+ * resolves, and a client may act as soon as it sees them (open an account's stream, then view the account). Reading
+ * the log's position first also creates a per-key log, which publishers append to only once it exists; a stream
+ * that read its position after the headers lost what happened in between. A stream with a snapshot starts from the
+ * snapshot's own position instead (its events after it are the changes the snapshot does not hold yet).
+ */
+export async function openResumableStream(options: ResumableStreamOptions): Promise<Observable<MessageEvent>> {
+  const opening = options.lastEventId === undefined && !options.start ? await options.tail.log.position() : undefined;
+  return resumableStream(options, opening);
+}
+
+/**
  * One connection of a resumable stream. It listens to the log's tail first, then reads the log (what the client
  * missed, or just the current position), then sends the live entries it held meanwhile and all later ones,
  * skipping any id at or before the last one sent: at the seam between replay and live nothing is lost or sent
  * twice. The first block is `retry:` with the resume point as `id:` and no data (browsers record the id without
  * dispatching an event), so a client that drops before its first event still resumes from where it opened.
  */
-export function resumableStream(options: ResumableStreamOptions): Observable<MessageEvent> {
+function resumableStream(options: ResumableStreamOptions, opening: string | undefined): Observable<MessageEvent> {
   return new Observable<MessageEvent>((observer) => {
     const queue = new Subject<Observable<MessageEvent>>();
     const output = queue.pipe(concatMap((events) => events)).subscribe(observer);
@@ -56,10 +69,16 @@ export function resumableStream(options: ResumableStreamOptions): Observable<Mes
       if (claimed !== undefined) {
         resumed = isEventId(claimed) ? await log.resume(claimed) : { resumed: false, reason: 'malformed', position: await log.position() };
       }
+      // A new stream that fixed its opening position reads on from there, as a resumed one would.
+      const caughtUp = opening !== undefined ? await log.resume(opening) : null;
       if (resumed?.resumed && claimed !== undefined) {
         last = claimed;
         queue.next(of({ id: claimed, retry: STREAM_RETRY_MS } as MessageEvent));
         send(resumed.entries);
+      } else if (caughtUp?.resumed && opening !== undefined) {
+        last = opening;
+        queue.next(of({ id: opening, retry: STREAM_RETRY_MS } as MessageEvent));
+        send(caughtUp.entries);
       } else {
         const resync = resumed as Resync | null;
         const position = resync ? resync.position : await log.position();

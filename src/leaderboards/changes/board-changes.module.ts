@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BoardChanges } from './board-changes.service';
+import { ChangeSnapshotComputer } from './change-snapshot-computer';
 import { ChangeSnapshots } from './change-snapshots.service';
 
 /**
@@ -7,5 +8,5 @@ import { ChangeSnapshots } from './change-snapshots.service';
  * worker also runs ChangeSweeper (RefreshWorkerModule) to slide the windows; the API reads them through
  * ChangesService and ChangeSnapshots.
  */
-@Module({ providers: [BoardChanges, ChangeSnapshots], exports: [BoardChanges, ChangeSnapshots] })
+@Module({ providers: [BoardChanges, ChangeSnapshotComputer, ChangeSnapshots], exports: [BoardChanges, ChangeSnapshots] })
 export class BoardChangesModule {}

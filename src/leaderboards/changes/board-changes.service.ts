@@ -9,8 +9,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { DerivedState, DerivedStateKeeper } from '../../derived/derived-state';
 import { VersionedRedisState } from '../../derived/versioned-redis-state';
 import { memberOf } from '../../ranks/rank-scopes';
-import { CHANGE_WINDOWS } from '../dto/changes.dto';
-import { CHANGE_COLUMNS, ChangeKeys, MAX_WINDOW_DAYS, SET_KINDS } from './change-keys';
+import { CHANGE_COLUMNS, ChangeKeys, LIVE_WINDOWS, MAX_LIVE_DAYS, SET_KINDS } from './change-keys';
 import { Placement, readPlacements } from './change-placement';
 import { PLACE } from './change-scripts';
 
@@ -19,8 +18,8 @@ const BATCH = 2_000;
 const REBUILD_OVERLAP_MS = 10_000;
 
 /**
- * The movers of every (window, column) of `leaderboard.getChanges`, in Redis sorted sets (see ChangeKeys), so a
- * page costs a few O(log N) reads however many accounts moved. Kept in step by the update writer (`place` after
+ * The movers of every live (window, column) of `leaderboard.getChanges` (24h, see LIVE_WINDOWS), in Redis
+ * sorted sets (see ChangeKeys), so a page costs a few O(log N) reads however many accounts moved. Kept in step by the update writer (`place` after
  * each committed refresh), by the worker's ChangeSweeper (runs leaving a window as time passes, and any placement
  * a crash lost), and rebuilt from PostgreSQL into a fresh version (first boot, a Redis flush, a seed).
  */
@@ -85,8 +84,8 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap,
 
   private placeArgs(version: string, stamp: number, p: Placement): [string, number, ...(string | number)[]] {
     const keys = [this.keys.stamp(version, p.accountId), ...this.keys.placementKeys(version)];
-    const args: (string | number)[] = [memberOf(p.accountId), stamp, p.hidden ? 0 : 1, CHANGE_WINDOWS.length, CHANGE_COLUMNS.length];
-    for (const window of CHANGE_WINDOWS) {
+    const args: (string | number)[] = [memberOf(p.accountId), stamp, p.hidden ? 0 : 1, LIVE_WINDOWS.length, CHANGE_COLUMNS.length];
+    for (const window of LIVE_WINDOWS) {
       const at = p.windows[window];
       args.push(at ? 1 : 0);
       for (const { column } of CHANGE_COLUMNS) args.push(p.cur[column], at ? at.old[column] : p.cur[column]);
@@ -96,7 +95,7 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap,
 
   /**
    * Fills a fresh version from PostgreSQL, a batch of refreshed accounts at a time (only accounts with a run in the
-   * longest window can be movers), switches readers to it and drops the old one.
+   * longest live window can be movers), switches readers to it and drops the old one.
    */
   private async build(): Promise<void> {
     const started = Date.now();
@@ -107,7 +106,7 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap,
     for (;;) {
       const rows: { account_id: number }[] = await this.dataSource.query(
         `SELECT DISTINCT account_id FROM account_updates
-          WHERE status = 'completed' AND finished_at >= now() - interval '${MAX_WINDOW_DAYS} days' AND account_id > $1
+          WHERE status = 'completed' AND finished_at >= now() - interval '${MAX_LIVE_DAYS} days' AND account_id > $1
           ORDER BY account_id LIMIT ${BATCH}`,
         [after],
       );
@@ -144,7 +143,7 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap,
       args.push(score, member);
     };
     const sets = Object.fromEntries(
-      CHANGE_WINDOWS.map((window) => [
+      LIVE_WINDOWS.map((window) => [
         window,
         {
           columns: Object.fromEntries(
@@ -160,7 +159,7 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap,
     let movers = 0;
     for (const p of placements) {
       const member = memberOf(p.accountId);
-      for (const window of CHANGE_WINDOWS) {
+      for (const window of LIVE_WINDOWS) {
         const at = p.windows[window];
         if (!at) continue;
         movers++;
@@ -186,6 +185,6 @@ function unplaced(accountId: number): Placement {
     accountId,
     hidden: true,
     cur: Object.fromEntries(CHANGE_COLUMNS.map(({ column }) => [column, 0])),
-    windows: Object.fromEntries(CHANGE_WINDOWS.map((window) => [window, null])) as Placement['windows'],
+    windows: Object.fromEntries(LIVE_WINDOWS.map((window) => [window, null])) as Placement['windows'],
   };
 }

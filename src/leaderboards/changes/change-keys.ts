@@ -7,8 +7,19 @@ export type ChangeWindow = (typeof CHANGE_WINDOWS)[number];
 
 export const WINDOW_DAYS: Record<ChangeWindow, number> = { '24h': 1, '7d': 7, '30d': 30, '90d': 90, '1y': 365 };
 
-/** The longest window: runs older than this never decide anything. */
-export const MAX_WINDOW_DAYS = Math.max(...Object.values(WINDOW_DAYS));
+/**
+ * The window kept live in Redis sets, placed again after every update (a page by score is read straight off them).
+ * The longer ones hold a large part of the population at a million accounts (three sorted-set entries per mover and
+ * column: 7d ~85 MB, each of 30d/90d/1y ~280 MB), so they are served from snapshots computed from PostgreSQL
+ * instead (ChangeSnapshots), a minute old when read steadily.
+ */
+export const LIVE_WINDOWS = ['24h'] as const satisfies readonly ChangeWindow[];
+export type LiveWindow = (typeof LIVE_WINDOWS)[number];
+
+export const isLiveWindow = (window: ChangeWindow): window is LiveWindow => (LIVE_WINDOWS as readonly string[]).includes(window);
+
+/** The longest live window: runs older than this never decide a placement. */
+export const MAX_LIVE_DAYS = Math.max(...LIVE_WINDOWS.map((window) => WINDOW_DAYS[window]));
 
 /**
  * The account columns whose moves are tracked, each with the counter an update records before and after itself.
@@ -67,7 +78,7 @@ export class ChangeKeys {
     return this.key(`v${version}`, 'stamp', accountId);
   }
 
-  set(version: string, window: ChangeWindow, column: string, kind: SetKind): string {
+  set(version: string, window: LiveWindow, column: string, kind: SetKind): string {
     return this.key(`v${version}`, 's', window, column, kind);
   }
 
@@ -80,9 +91,21 @@ export class ChangeKeys {
     return this.key(`v${version}`, 'snap-lock', column, window);
   }
 
+  /**
+   * Every stored snapshot of a version by when it was computed, and its size (what the snapshots' byte budget evicts
+   * by), and every snapshot by when it was last read (what the worker keeps fresh).
+   */
+  snapshotIndex(version: string): { computed: string; bytes: string; read: string } {
+    return {
+      computed: this.key(`v${version}`, 'snap-computed'),
+      bytes: this.key(`v${version}`, 'snap-bytes'),
+      read: this.key(`v${version}`, 'snap-read'),
+    };
+  }
+
   /** The keys a placement writes, in the order the placement script reads them. */
   placementKeys(version: string): string[] {
-    return CHANGE_WINDOWS.flatMap((window) =>
+    return LIVE_WINDOWS.flatMap((window) =>
       CHANGE_COLUMNS.flatMap(({ column }) => SET_KINDS.map((kind) => this.set(version, window, column, kind))),
     );
   }

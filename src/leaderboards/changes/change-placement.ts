@@ -1,17 +1,16 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { CHANGE_WINDOWS } from '../dto/changes.dto';
-import { CHANGE_COLUMNS, ChangeWindow, MAX_WINDOW_DAYS, WINDOW_DAYS } from './change-keys';
+import { CHANGE_COLUMNS, LIVE_WINDOWS, LiveWindow, MAX_LIVE_DAYS, WINDOW_DAYS } from './change-keys';
 
 const DAY_MS = 86_400_000;
 
-/** Where one account stands in every window, as computed from the committed rows at `stamp`. */
+/** Where one account stands in every live window, as computed from the committed rows at `stamp`. */
 export interface Placement {
   accountId: number;
   /** Hidden accounts keep their place in the rank arithmetic but are never listed. */
   hidden: boolean;
   /** The account's current score per column. */
   cur: Record<string, number>;
-  windows: Record<ChangeWindow, { old: Record<string, number> } | null>;
+  windows: Record<LiveWindow, { old: Record<string, number> } | null>;
 }
 
 interface AccountRow {
@@ -29,8 +28,8 @@ interface RunRow {
 }
 
 /**
- * Reads the accounts' current scores and their completed runs of the longest window, and places each in every
- * window: a *mover* of a window has a completed run in it that was not its first ever (a first run has no
+ * Reads the accounts' current scores and their completed runs of the longest live window, and places each in every
+ * live window: a *mover* of a window has a completed run in it that was not its first ever (a first run has no
  * "before"); its window-start (old) score is what its earliest such run found before it ran. Returns the
  * database's clock at the read, which orders placements of the same account (see BoardChanges.place).
  */
@@ -49,7 +48,7 @@ export async function readPlacements(
   const now = accounts[0].now;
   const refreshed = accounts.filter((row) => row.account_id !== null);
   if (!refreshed.length) return { stamp: now.getTime(), placements: [] };
-  // ix_account_updates_account_completed: the runs of the longest window, and one probe each for an earlier run.
+  // ix_account_updates_account_completed: the runs of the longest live window, and one probe each for an earlier run.
   const runs: RunRow[] = await db.query(
     `SELECT u.account_id, u.finished_at, u.before,
             EXISTS (SELECT 1 FROM account_updates p
@@ -57,7 +56,7 @@ export async function readPlacements(
        FROM account_updates u
       WHERE u.account_id = ANY($1) AND u.status = 'completed' AND u.finished_at >= $2
       ORDER BY u.account_id, u.finished_at`,
-    [refreshed.map((row) => row.account_id), new Date(now.getTime() - MAX_WINDOW_DAYS * DAY_MS)],
+    [refreshed.map((row) => row.account_id), new Date(now.getTime() - MAX_LIVE_DAYS * DAY_MS)],
   );
   const byAccount = new Map<number, RunRow[]>();
   for (const run of runs) {
@@ -80,7 +79,7 @@ export async function readPlacements(
 /** The account's window-start scores per window (null where it did not move), from its runs in time order. */
 function placeInWindows(now: number, cur: Record<string, number>, runs: RunRow[]): Placement['windows'] {
   const windows = {} as Placement['windows'];
-  for (const window of CHANGE_WINDOWS) {
+  for (const window of LIVE_WINDOWS) {
     const since = now - WINDOW_DAYS[window] * DAY_MS;
     const first = runs.find((run) => run.has_earlier && run.finished_at.getTime() >= since);
     windows[window] = first

@@ -131,3 +131,33 @@ for i = 1, #ARGV, 2 do
   else out[#out + 1] = beats(KEYS[1], ARGV[i], ARGV[i + 1]) end
 end
 return out`;
+
+/**
+ * A page of a stored snapshot (ChangeSnapshots), read with the snapshot's own bounds so that a snapshot replaced
+ * between the caller's freshness check and this read is read whole, never half the old one.
+ *
+ * KEYS: [1] the meta (JSON with `up` and `down`: how many rows the score-up and score-down runs hold), [2] the rows
+ * (packed, ARGV[4] bytes each: the score-up run, the score-down run, then the movers whose score did not change),
+ * [3] the list's positions into the rows (uint32 LE; unused for the score lists, which are runs of the rows).
+ * ARGV: [1] the list, [2] the first row, [3] how many, [4] the row width. Returns the rows' bytes, or nil when the
+ * snapshot has gone (expired or evicted).
+ */
+export const READ_SNAPSHOT = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return false end
+local meta = cjson.decode(raw)
+local list, from, count, width = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+if list == 'score-up' or list == 'score-down' then
+  local first, size = 0, meta.up
+  if list == 'score-down' then first, size = meta.up, meta.down end
+  if from >= size then return '' end
+  local last = math.min(from + count, size)
+  return redis.call('GETRANGE', KEYS[2], (first + from) * width, (first + last) * width - 1)
+end
+local positions = redis.call('GETRANGE', KEYS[3], from * 4, (from + count) * 4 - 1)
+local out = {}
+for i = 1, math.floor(#positions / 4) do
+  local at = struct.unpack('<I4', positions, (i - 1) * 4 + 1)
+  out[i] = redis.call('GETRANGE', KEYS[2], at * width, (at + 1) * width - 1)
+end
+return table.concat(out)`;

@@ -1,31 +1,48 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { REDIS } from '../../common/redis/redis.module';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
 import { BoardScope } from '../../ranks/rank-reader.service';
-import { accountOf, memberOf } from '../../ranks/rank-scopes';
 import { BoardChanges } from './board-changes.service';
-import { ChangeKeys, ChangeWindow, WINDOW_DAYS } from './change-keys';
-import { ChangeRow, ROW_BYTES, byChange, packRows, rankDelta, scoreDelta, unpackRows } from './change-rows';
-import { BEATS_MANY } from './change-scripts';
+import { ChangeKeys, ChangeWindow, isLiveWindow } from './change-keys';
+import { ChangeRow, ROW_BYTES, byChange, packPositions, packRows, rankDelta, scoreDelta, unpackRows } from './change-rows';
+import { READ_SNAPSHOT } from './change-scripts';
+import { ChangeSnapshotComputer } from './change-snapshot-computer';
 
-/** The lists a snapshot holds: every mover by rank change, and the movers of the top 1000 at either end by each change. */
-export const SNAPSHOT_LISTS = ['rank-up', 'rank-down', 'top-score-up', 'top-score-down', 'top-rank-up', 'top-rank-down'] as const;
+/**
+ * The lists a snapshot serves: every mover by score change (the snapshot windows only; the live window lists by
+ * score off its sets) and by rank change, and the movers of the top 1000 at either end by each change.
+ */
+export const SNAPSHOT_LISTS = [
+  'score-up',
+  'score-down',
+  'rank-up',
+  'rank-down',
+  'top-score-up',
+  'top-score-down',
+  'top-rank-up',
+  'top-rank-down',
+] as const;
 export type SnapshotList = (typeof SNAPSHOT_LISTS)[number];
+/** The lists stored as positions into the rows (the score lists are runs of the rows themselves). */
+const POSITION_LISTS = ['rank-up', 'rank-down', 'top-score-up', 'top-score-down', 'top-rank-up', 'top-rank-down'] as const;
 
 /** The largest `topFilter`. */
 const TOP = 1000;
-/**
- * A snapshot younger than this (or than twice its own computation, on a large board: computing snapshots back to back
- * would keep a core busy) is served as it is.
- */
-export const FRESH_MS = 2_000;
-/** An older one, up to this age (or five computations), is served while a fresh one is computed; beyond, requests wait. */
-export const STALE_MS = 10_000;
 /** Snapshots nobody asks for expire. */
 const TTL_MS = 10 * 60_000;
+/**
+ * How old a snapshot may be. Up to `freshMs` (or twice its own computation, on a large board: computing snapshots
+ * back to back would keep a core busy) it is served as it is; up to `staleMs` (or five computations) it is served
+ * while a fresh one is computed; beyond, requests wait. The live window's rank lists are seconds old at most; the
+ * other windows' lists, computed from PostgreSQL over a large part of the population, a minute when read steadily.
+ */
+export const FRESHNESS = {
+  live: { freshMs: 2_000, staleMs: 10_000 },
+  snapshot: { freshMs: 60_000, staleMs: 5 * 60_000 },
+} as const;
 const CHUNK = 2_000;
 
 interface Meta {
@@ -35,25 +52,38 @@ interface Meta {
   ranks: string;
   /** The packed rows' width: a snapshot written by a build of the service with other rows is computed again. */
   rowBytes: number;
+  /** The rows of the score-up and score-down runs (READ_SNAPSHOT reads them). */
+  up: number;
+  down: number;
 }
 
+type ReadScript = (...args: (string | number)[]) => Promise<Buffer | null>;
+
 /**
- * Materialised listings of one (column, window) for what the maintained sets cannot order: the rank metric (a rank
- * change moves whenever anyone else moves, so no per-account score can be kept in step) and the top-N filters.
- * A snapshot computes every mover's old and new rank once — O(movers · log N) Redis reads — and stores each list as
- * packed rows, so a page is one GETRANGE at any offset. Snapshots are computed on demand, at most one at a time per
- * (column, window) across processes, and served for FRESH_MS (up to STALE_MS while the next one is computed): the
- * rank metric and top-N pages are at most a few seconds old.
+ * Materialised listings of one (column, window) for what the live sets do not order: the rank metric (a rank
+ * change moves whenever anyone else moves, so no per-account score can be kept in step), the top-N filters, and
+ * every list of the windows that keep no live state (7d, 30d, 90d, 1y: see LIVE_WINDOWS). A snapshot computes
+ * every mover's old and new rank once (ChangeSnapshotComputer) and stores its rows packed (28 bytes each) in score
+ * order, and every other order as 4-byte positions into them, so a page is one script call at any offset.
+ * Snapshots are computed on demand, at most one at a time per (column, window) across processes, and served as
+ * FRESHNESS allows. Together they stay under `CHANGES_SNAPSHOT_BUDGET_MB`: past it, the least recently computed are
+ * dropped (computed again on their next read).
  */
 @Injectable()
 export class ChangeSnapshots {
   private readonly computing = new Map<string, Promise<void>>();
+  private readonly readScript: ReadScript;
 
   constructor(
     private readonly changes: BoardChanges,
+    private readonly computer: ChangeSnapshotComputer,
     @Inject(REDIS) private readonly redis: Redis,
-    @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    redis.defineCommand('badgeStatsChangesReadSnapshot', { numberOfKeys: 3, lua: READ_SNAPSHOT });
+    const command = (redis as unknown as Record<string, ReadScript>).badgeStatsChangesReadSnapshotBuffer;
+    this.readScript = command.bind(redis) as ReadScript;
+  }
 
   private get keys(): ChangeKeys {
     return this.changes.keys;
@@ -73,12 +103,11 @@ export class ChangeSnapshots {
     accept?: (row: ChangeRow) => boolean,
   ): Promise<ChangeRow[]> {
     await this.ensureFresh(version, board, window);
-    const key = this.keys.snapshot(version, board.column, window, list);
-    if (!accept) return unpackRows(await this.redis.getrangeBuffer(key, offset * ROW_BYTES, (offset + limit) * ROW_BYTES - 1));
+    if (!accept) return this.readRows(version, board, window, list, offset, limit);
     const rows: ChangeRow[] = [];
     let skip = offset;
     for (let at = 0; rows.length < limit; at += CHUNK) {
-      const chunk = unpackRows(await this.redis.getrangeBuffer(key, at * ROW_BYTES, (at + CHUNK) * ROW_BYTES - 1));
+      const chunk = await this.readRows(version, board, window, list, at, CHUNK);
       for (const row of chunk.filter(accept)) {
         if (skip > 0) skip--;
         else if (rows.length < limit) rows.push(row);
@@ -88,21 +117,79 @@ export class ChangeSnapshots {
     return rows;
   }
 
+  /** A page of the stored snapshot; one that was dropped meanwhile (expired, evicted) is computed again, once. */
+  private async readRows(
+    version: string,
+    board: BoardScope,
+    window: ChangeWindow,
+    list: SnapshotList,
+    from: number,
+    count: number,
+    again = true,
+  ): Promise<ChangeRow[]> {
+    const key = (name: string) => this.keys.snapshot(version, board.column, window, name);
+    const positions = list.startsWith('score-') ? key('rows') : key(list);
+    const bytes = await this.readScript(key('meta'), key('rows'), positions, list, from, count, ROW_BYTES);
+    if (bytes) return unpackRows(bytes);
+    if (!again) throw new Error('a changes snapshot was dropped as soon as it was computed');
+    await this.compute(version, board, window, 0);
+    return this.readRows(version, board, window, list, from, count, false);
+  }
+
   private async ensureFresh(version: string, board: BoardScope, window: ChangeWindow): Promise<void> {
     const metaKey = this.keys.snapshot(version, board.column, window, 'meta');
-    const meta = await this.meta(metaKey, board);
+    const read = this.keys.snapshotIndex(version).read;
+    // Read with the meta: when this snapshot was last asked for, so that the worker keeps it fresh (ChangeSnapshotRefresher).
+    const [[, raw]] = (await this.redis
+      .multi()
+      .get(metaKey)
+      .zadd(read, Date.now(), `${board.column}:${window}`)
+      .pexpire(read, TTL_MS)
+      .exec()) as [[unknown, string | null]];
+    const meta = this.parseMeta(raw, board);
     const age = meta ? Date.now() - meta.at : Infinity;
-    if (age <= Math.max(FRESH_MS, 2 * (meta?.took ?? 0))) return;
+    const { freshMs, staleMs } = FRESHNESS[isLiveWindow(window) ? 'live' : 'snapshot'];
+    if (age <= Math.max(freshMs, 2 * (meta?.took ?? 0))) return;
     const next = this.compute(version, board, window, meta?.at ?? 0);
-    if (age <= Math.max(STALE_MS, 5 * (meta?.took ?? 0))) {
+    if (age <= Math.max(staleMs, 5 * (meta?.took ?? 0))) {
       void next.catch(() => undefined);
       return;
     }
     await next;
   }
 
+  /**
+   * The (column, window) pairs of the windows kept in snapshots only whose snapshot was read since `since`
+   * (forgetting the others).
+   */
+  async readSince(version: string, since: number): Promise<{ column: string; window: ChangeWindow }[]> {
+    const read = this.keys.snapshotIndex(version).read;
+    const [, [, names]] = (await this.redis.multi().zremrangebyscore(read, '-inf', `(${since}`).zrange(read, 0, -1).exec()) as [
+      unknown,
+      [unknown, string[]],
+    ];
+    return names
+      .map((name) => ({ column: name.split(':')[0], window: name.split(':')[1] as ChangeWindow }))
+      .filter(({ window }) => !isLiveWindow(window));
+  }
+
+  /**
+   * Computes a snapshot again once it is half as old as its readers accept (the worker calls this for the snapshots
+   * read lately, so that they never have to wait for one). Returns whether it computed.
+   */
+  async refreshAhead(version: string, board: BoardScope, window: ChangeWindow): Promise<boolean> {
+    const meta = await this.meta(this.keys.snapshot(version, board.column, window, 'meta'), board);
+    const { freshMs } = FRESHNESS[isLiveWindow(window) ? 'live' : 'snapshot'];
+    if (meta && Date.now() - meta.at < freshMs / 2) return false;
+    await this.compute(version, board, window, meta?.at ?? 0);
+    return true;
+  }
+
   private async meta(key: string, board: BoardScope): Promise<Meta | null> {
-    const raw = await this.redis.get(key);
+    return this.parseMeta(await this.redis.get(key), board);
+  }
+
+  private parseMeta(raw: string | null, board: BoardScope): Meta | null {
     const meta = raw ? (JSON.parse(raw) as Meta) : null;
     // Ranks from another build of the rank engine are not comparable with the board being served.
     return meta && meta.ranks === board.version && meta.rowBytes === ROW_BYTES ? meta : null;
@@ -135,131 +222,81 @@ export class ChangeSnapshots {
       const meta = await this.meta(metaKey, board);
       if (meta && meta.at > after) return;
       const started = Date.now();
-      const rows = await this.snapshot(version, board, window);
+      const rows = await this.computer.compute(this.keys, version, board, window);
       await this.store(version, board, window, rows, started);
     } finally {
       await this.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, lock, token);
     }
   }
 
+  /**
+   * Stores the rows in score order (the score-up run, the score-down run, the rest) and every other list as positions
+   * into them, all in one transaction with the meta; then keeps the snapshots under their budget.
+   */
   private async store(version: string, board: BoardScope, window: ChangeWindow, rows: ChangeRow[], started: number): Promise<void> {
+    const up = rows.filter((row) => scoreDelta(row) > 0).sort(byChange(scoreDelta));
+    const down = rows.filter((row) => scoreDelta(row) < 0).sort(byChange(scoreDelta));
+    const ordered = [...up, ...down, ...rows.filter((row) => scoreDelta(row) === 0)];
+    const positions = new Map(ordered.map((row, i) => [row, i]));
     const inTop = (row: ChangeRow) => Math.min(row.oldRank, row.newRank) <= TOP;
-    const lists: Record<SnapshotList, ChangeRow[]> = {
-      'rank-up': rows.filter((row) => rankDelta(row) > 0).sort(byChange(rankDelta)),
-      'rank-down': rows.filter((row) => rankDelta(row) < 0).sort(byChange(rankDelta)),
-      'top-score-up': rows.filter((row) => inTop(row) && scoreDelta(row) > 0).sort(byChange(scoreDelta)),
-      'top-score-down': rows.filter((row) => inTop(row) && scoreDelta(row) < 0).sort(byChange(scoreDelta)),
-      'top-rank-up': rows.filter((row) => inTop(row) && rankDelta(row) > 0).sort(byChange(rankDelta)),
-      'top-rank-down': rows.filter((row) => inTop(row) && rankDelta(row) < 0).sort(byChange(rankDelta)),
+    const lists: Record<(typeof POSITION_LISTS)[number], ChangeRow[]> = {
+      'rank-up': ordered.filter((row) => rankDelta(row) > 0).sort(byChange(rankDelta)),
+      'rank-down': ordered.filter((row) => rankDelta(row) < 0).sort(byChange(rankDelta)),
+      'top-score-up': up.filter(inTop),
+      'top-score-down': down.filter(inTop),
+      'top-rank-up': ordered.filter((row) => inTop(row) && rankDelta(row) > 0).sort(byChange(rankDelta)),
+      'top-rank-down': ordered.filter((row) => inTop(row) && rankDelta(row) < 0).sort(byChange(rankDelta)),
     };
-    const multi = this.redis.multi();
-    for (const list of SNAPSHOT_LISTS)
-      multi.set(this.keys.snapshot(version, board.column, window, list), packRows(lists[list]), 'PX', TTL_MS);
+    const key = (name: string) => this.keys.snapshot(version, board.column, window, name);
+    const packed = packRows(ordered);
+    const multi = this.redis.multi().set(key('rows'), packed, 'PX', TTL_MS);
+    let bytes = packed.length;
+    for (const list of POSITION_LISTS) {
+      const value = packPositions(lists[list].map((row) => positions.get(row)!));
+      multi.set(key(list), value, 'PX', TTL_MS);
+      bytes += value.length;
+    }
     // Stamped with the computation's start: its rows are at least that old.
-    const meta: Meta = { at: started, took: Date.now() - started, ranks: board.version, rowBytes: ROW_BYTES };
-    multi.set(this.keys.snapshot(version, board.column, window, 'meta'), JSON.stringify(meta), 'PX', TTL_MS);
+    const meta: Meta = {
+      at: started,
+      took: Date.now() - started,
+      ranks: board.version,
+      rowBytes: ROW_BYTES,
+      up: up.length,
+      down: down.length,
+    };
+    multi.set(key('meta'), JSON.stringify(meta), 'PX', TTL_MS);
+    const index = this.keys.snapshotIndex(version);
+    const name = `${board.column}:${window}`;
+    multi.zadd(index.computed, started, name).hset(index.bytes, name, bytes);
+    multi.pexpire(index.computed, TTL_MS).pexpire(index.bytes, TTL_MS);
     await multi.exec();
+    await this.evict(version, name);
   }
 
   /**
-   * Every visible mover's ranks at both ends of the window, by the arithmetic of LIVE_ROWS (change-scripts.ts) done
-   * in bulk: the counts among the changed movers come from sorted arrays here, the counts over the whole board from
-   * the rank engine.
+   * Drops the least recently computed snapshots (never `keep`, the one just stored) while all of them together hold
+   * more than the budget. Two processes evicting at once at worst both drop the same one.
    */
-  private async snapshot(version: string, board: BoardScope, window: ChangeWindow): Promise<ChangeRow[]> {
-    const members = (await this.movers(window)).map(memberOf);
-    const [curKey, oldKey] = [this.keys.set(version, window, board.column, 'cur'), this.keys.set(version, window, board.column, 'old')];
-    const movers: { member: string; cur: number; old: number; changed: boolean }[] = [];
-    for (let i = 0; i < members.length; i += CHUNK) {
-      const chunk = members.slice(i, i + CHUNK);
-      const [[, onBoard], [, cur], [, old]] = (await this.redis
-        .pipeline()
-        .zmscore(board.key, ...chunk)
-        .zmscore(curKey, ...chunk)
-        .zmscore(oldKey, ...chunk)
-        .exec()) as [unknown, (string | null)[]][];
-      chunk.forEach((member, j) => {
-        // A mover whose score changed is in the cur or old set (in both when neither end is 0).
-        const changed = cur[j] !== null || old[j] !== null;
-        const now = changed ? Number(cur[j] ?? 0) : Number(onBoard[j] ?? 0);
-        movers.push({ member, cur: now, old: changed ? Number(old[j] ?? 0) : now, changed });
-      });
+  private async evict(version: string, keep: string): Promise<void> {
+    const index = this.keys.snapshotIndex(version);
+    const [[, names], [, sizes]] = (await this.redis.multi().zrange(index.computed, 0, -1).hgetall(index.bytes).exec()) as [
+      [unknown, string[]],
+      [unknown, Record<string, string>],
+    ];
+    let total = Object.values(sizes).reduce((sum, size) => sum + Number(size), 0);
+    for (const name of names) {
+      if (total <= this.config.changes.snapshotBudgetBytes) break;
+      if (name === keep) continue;
+      const [column, window] = name.split(':');
+      const keys = ['meta', 'rows', ...POSITION_LISTS].map((list) => this.keys.snapshot(version, column, window as ChangeWindow, list));
+      await this.redis
+        .multi()
+        .del(...keys)
+        .zrem(index.computed, name)
+        .hdel(index.bytes, name)
+        .exec();
+      total -= Number(sizes[name] ?? 0);
     }
-    const scored = await this.redis.zcard(board.key);
-    const changedCur = sortedKeys(movers.filter((m) => m.changed && m.cur > 0).map((m) => [m.cur, m.member]));
-    const changedOld = sortedKeys(movers.filter((m) => m.changed && m.old > 0).map((m) => [m.old, m.member]));
-    const newAhead = await this.beats(
-      board.key,
-      movers.filter((m) => m.cur > 0).map((m) => [m.cur, m.member]),
-    );
-    const oldAhead = await this.beats(
-      board.key,
-      movers.filter((m) => m.changed && m.old > 0).map((m) => [m.old, m.member]),
-    );
-    const hidden = await this.hidden();
-    const rows: ChangeRow[] = [];
-    for (const m of movers) {
-      const accountId = accountOf(m.member);
-      if (hidden.has(accountId)) continue;
-      const newRank = m.cur > 0 ? newAhead.get(m.member)! + 1 : scored + 1;
-      let oldRank: number;
-      if (m.old <= 0) oldRank = 1 + scored - changedCur.length + changedOld.length;
-      else {
-        const ahead = m.changed ? oldAhead.get(m.member)! : newRank - 1;
-        oldRank = 1 + ahead - countAhead(changedCur, m.old, m.member) + countAhead(changedOld, m.old, m.member);
-      }
-      rows.push({ accountId, oldRank, newRank, oldScore: m.old, newScore: m.cur });
-    }
-    return rows;
   }
-
-  /**
-   * Every mover of a window: its latest completed run (which stamps `accounts.updated_at`) is in the window and was
-   * not its first. ix_accounts_updated_at finds the accounts, one probe of ix_account_updates_account_completed each
-   * the earlier run; at a million accounts a 30-day window holds most of them (a few seconds), which is why this is
-   * read here, once per snapshot, and not kept in Redis beside every placement.
-   */
-  private async movers(window: ChangeWindow): Promise<number[]> {
-    const rows: { account_id: number }[] = await this.dataSource.query(
-      `SELECT a.account_id FROM accounts a
-        WHERE a.updated_at >= now() - make_interval(days => $1)
-          AND EXISTS (SELECT 1 FROM account_updates p
-                       WHERE p.account_id = a.account_id AND p.status = 'completed' AND p.finished_at < a.updated_at)`,
-      [WINDOW_DAYS[window]],
-    );
-    return rows.map((row) => row.account_id);
-  }
-
-  /** How many entries of `key` rank ahead of each (score, member), by member. */
-  private async beats(key: string, pairs: [number, string][]): Promise<Map<string, number>> {
-    const ahead = new Map<string, number>();
-    for (let i = 0; i < pairs.length; i += CHUNK / 2) {
-      const chunk = pairs.slice(i, i + CHUNK / 2);
-      const counts = (await this.redis.eval(BEATS_MANY, 1, key, ...chunk.flatMap(([score, member]) => [score, member]))) as number[];
-      chunk.forEach(([, member], j) => ahead.set(member, counts[j]));
-    }
-    return ahead;
-  }
-
-  private async hidden(): Promise<Set<number>> {
-    const rows: { account_id: number }[] = await this.dataSource.query('SELECT account_id FROM account_settings WHERE hidden');
-    return new Set(rows.map((row) => row.account_id));
-  }
-}
-
-/** (score, member) pairs in board order: higher score first, then the greater member (the lower account id). */
-function sortedKeys(pairs: [number, string][]): [number, string][] {
-  return pairs.sort(([sa, ma], [sb, mb]) => sb - sa || (ma < mb ? 1 : ma > mb ? -1 : 0));
-}
-
-/** How many pairs of a board-ordered array rank ahead of (score, member) (binary search). */
-function countAhead(sorted: [number, string][], score: number, member: string): number {
-  let [lo, hi] = [0, sorted.length];
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const [s, m] = sorted[mid];
-    if (s > score || (s === score && m > member)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { PeriodicTask } from '../../common/lifecycle/periodic-task';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { REDIS } from '../../common/redis/redis.module';
-import { CHANGE_WINDOWS } from '../dto/changes.dto';
 import { BoardChanges } from './board-changes.service';
-import { WINDOW_DAYS } from './change-keys';
+import { LIVE_WINDOWS, WINDOW_DAYS } from './change-keys';
 
 /** How often the sweeper catches up; also how late a run leaving a window may still count in it. */
 export const SWEEP_MS = 1_000;
@@ -16,17 +16,15 @@ const RECENT_MS = 10_000;
 const LOCK_MS = 60_000;
 
 /**
- * Keeps the changes' windows sliding (worker process only): every second it re-places the accounts whose runs left
- * a window since the last sweep (finished between the last sweep and now, shifted by the window's length), and the
+ * Keeps the changes' live windows sliding (worker process only): every second it re-places the accounts whose runs
+ * left a live window since the last sweep (finished between the last sweep and now, shifted by the window's length), and the
  * accounts that completed a run ten seconds before (a worker that died between commit and placement). Both are
  * ranges of ix_account_updates_completed, so a sweep costs what the update rate puts in them, not the population.
  * One sweeper at a time across processes (a Redis lock); the last swept time is kept per version.
  */
 @Injectable()
 export class ChangeSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new JsonLogger('ChangeSweeper');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly task = new PeriodicTask(new JsonLogger('ChangeSweeper'), 'changes sweep failed', SWEEP_MS, () => this.sweep());
 
   constructor(
     private readonly changes: BoardChanges,
@@ -35,18 +33,11 @@ export class ChangeSweeper implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .then(() => undefined)
-        .catch((error: Error) => this.logger.warn({ msg: 'changes sweep failed', error: error.message }))
-        .finally(() => (this.running = null));
-    }, SWEEP_MS);
+    this.task.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One catch-up; returns how many accounts it placed again (also called by tests). */
@@ -61,7 +52,7 @@ export class ChangeSweeper implements OnApplicationBootstrap, OnApplicationShutd
       const last = Number((await this.redis.get(keys.swept(version))) ?? now.getTime());
       // Each completed run comes up once per window edge, and once RECENT_MS after it finished (by then its
       // transaction has committed: `finished_at` is stamped before the commit).
-      const lengths = [RECENT_MS, ...CHANGE_WINDOWS.map((window) => WINDOW_DAYS[window] * 86_400_000)];
+      const lengths = [RECENT_MS, ...LIVE_WINDOWS.map((window) => WINDOW_DAYS[window] * 86_400_000)];
       const ranges = lengths.map((length): [Date, Date] => [new Date(last - length), new Date(now.getTime() - length)]);
       const rows: { account_id: number }[] = await this.dataSource.query(
         `SELECT DISTINCT account_id FROM account_updates

@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { StatsService } from '../stats.service';
 import { heartbeats } from '../../common/wire/heartbeats';
 import { StreamLifecycle } from '../../common/wire/stream-lifecycle.service';
-import { resumableStream } from '../../common/replay/resumable-stream';
+import { openResumableStream } from '../../common/replay/resumable-stream';
 import { StatsEvents } from './stats-events';
 
 /**
@@ -23,8 +23,8 @@ export class StatsStreamService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  open(lastEventId?: string): Observable<MessageEvent> {
-    return resumableStream({
+  async open(lastEventId?: string): Promise<Observable<MessageEvent>> {
+    const stream = await openResumableStream({
       tail: this.events.tail,
       lastEventId,
       refetch: [],
@@ -38,6 +38,7 @@ export class StatsStreamService {
         ),
       render: (entries) => from(entries.map((entry): MessageEvent => ({ type: entry.event, id: entry.id, data: entry.data }))),
       heartbeats: heartbeats('stats-heartbeat', this.config.streamHeartbeatMs),
-    }).pipe(this.lifecycle.untilShutdown());
+    });
+    return stream.pipe(this.lifecycle.untilShutdown());
   }
 }

@@ -1,0 +1,166 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { REDIS } from '../../common/redis/redis.module';
+import { BoardScope } from '../../ranks/rank-reader.service';
+import { accountOf, memberOf } from '../../ranks/rank-scopes';
+import { CHANGE_COLUMNS, ChangeKeys, ChangeWindow, LiveWindow, WINDOW_DAYS, isLiveWindow } from './change-keys';
+import { ChangeRow } from './change-rows';
+import { BEATS_MANY } from './change-scripts';
+
+const CHUNK = 1_000;
+
+/** A mover of a window: its score now and at the window's start (equal when only others moved it). */
+interface Mover {
+  member: string;
+  cur: number;
+  old: number;
+  changed: boolean;
+}
+
+/**
+ * Every visible mover's ranks at both ends of one (column, window), the computation behind a ChangeSnapshots
+ * snapshot. Who moved, and their scores at both ends, come from the live sets for the live window (24h) and from
+ * one set-based read of PostgreSQL for the longer ones (which keep nothing in Redis); every rank then follows the
+ * arithmetic of LIVE_PAGE (change-scripts.ts) done in bulk: the counts among the changed movers from sorted arrays
+ * here, the counts over the whole board from the rank engine. O(movers · log N), never run per page.
+ */
+@Injectable()
+export class ChangeSnapshotComputer {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async compute(keys: ChangeKeys, version: string, board: BoardScope, window: ChangeWindow): Promise<ChangeRow[]> {
+    const movers = isLiveWindow(window)
+      ? await this.liveMovers(keys, version, board, window)
+      : await this.storedMovers(board.column, window);
+    const scored = await this.redis.zcard(board.key);
+    const changedCur = sortedKeys(movers.filter((m) => m.changed && m.cur > 0).map((m) => [m.cur, m.member]));
+    const changedOld = sortedKeys(movers.filter((m) => m.changed && m.old > 0).map((m) => [m.old, m.member]));
+    const newAhead = await this.beats(
+      board.key,
+      movers.filter((m) => m.cur > 0).map((m) => [m.cur, m.member]),
+    );
+    const oldAhead = await this.beats(
+      board.key,
+      movers.filter((m) => m.changed && m.old > 0).map((m) => [m.old, m.member]),
+    );
+    const hidden = await this.hidden();
+    const rows: ChangeRow[] = [];
+    for (const m of movers) {
+      const accountId = accountOf(m.member);
+      if (hidden.has(accountId)) continue;
+      const newRank = m.cur > 0 ? newAhead.get(m.member)! + 1 : scored + 1;
+      let oldRank: number;
+      if (m.old <= 0) oldRank = 1 + scored - changedCur.length + changedOld.length;
+      else {
+        const ahead = m.changed ? oldAhead.get(m.member)! : newRank - 1;
+        oldRank = 1 + ahead - countAhead(changedCur, m.old, m.member) + countAhead(changedOld, m.old, m.member);
+      }
+      rows.push({ accountId, oldRank, newRank, oldScore: m.old, newScore: m.cur });
+    }
+    return rows;
+  }
+
+  /** A live window's movers, with their scores from its cur and old sets (a mover whose score changed is in one). */
+  private async liveMovers(keys: ChangeKeys, version: string, board: BoardScope, window: LiveWindow): Promise<Mover[]> {
+    const members = (await this.moverIds(window)).map(memberOf);
+    const [curKey, oldKey] = [keys.set(version, window, board.column, 'cur'), keys.set(version, window, board.column, 'old')];
+    const movers: Mover[] = [];
+    for (let i = 0; i < members.length; i += CHUNK) {
+      const chunk = members.slice(i, i + CHUNK);
+      const [[, onBoard], [, cur], [, old]] = (await this.redis
+        .pipeline()
+        .zmscore(board.key, ...chunk)
+        .zmscore(curKey, ...chunk)
+        .zmscore(oldKey, ...chunk)
+        .exec()) as [unknown, (string | null)[]][];
+      chunk.forEach((member, j) => {
+        // A mover whose score changed is in the cur or old set (in both when neither end is 0).
+        const changed = cur[j] !== null || old[j] !== null;
+        const now = changed ? Number(cur[j] ?? 0) : Number(onBoard[j] ?? 0);
+        movers.push({ member, cur: now, old: changed ? Number(old[j] ?? 0) : now, changed });
+      });
+    }
+    return movers;
+  }
+
+  /**
+   * Every mover of a window: its latest completed run (which stamps `accounts.updated_at`) is in the window and was
+   * not its first. ix_accounts_updated_at finds the accounts (a parallel scan of `accounts` when the window holds
+   * most of them), one probe of ix_account_updates_account_completed each the earlier run.
+   */
+  private async moverIds(window: ChangeWindow): Promise<number[]> {
+    const rows: { account_id: number }[] = await this.dataSource.query(
+      `SELECT a.account_id FROM accounts a
+        WHERE a.updated_at >= now() - make_interval(days => $1)
+          AND EXISTS (SELECT 1 FROM account_updates p
+                       WHERE p.account_id = a.account_id AND p.status = 'completed' AND p.finished_at < a.updated_at)`,
+      [WINDOW_DAYS[window]],
+    );
+    return rows.map((row) => row.account_id);
+  }
+
+  /**
+   * A snapshot window's movers with both scores, in one statement: the current score is the account's column, the
+   * window-start score what its first run in the window that was not its first ever found before it ran (as
+   * readPlacements has it for the live windows; a counter the run did not record counts as unchanged).
+   */
+  private async storedMovers(column: string, window: ChangeWindow): Promise<Mover[]> {
+    const { counter } = CHANGE_COLUMNS.find((c) => c.column === column)!;
+    const rows: { account_id: number; cur: number | string | null; old: string | null }[] = await this.dataSource.query(
+      `SELECT a.account_id, a.${column} AS cur, f.old
+         FROM accounts a
+        CROSS JOIN LATERAL (
+              SELECT u.before ->> $2 AS old FROM account_updates u
+               WHERE u.account_id = a.account_id AND u.status = 'completed' AND u.finished_at >= now() - make_interval(days => $1)
+                 AND EXISTS (SELECT 1 FROM account_updates p
+                              WHERE p.account_id = u.account_id AND p.status = 'completed' AND p.finished_at < u.finished_at)
+               ORDER BY u.finished_at LIMIT 1) f
+        WHERE a.updated_at >= now() - make_interval(days => $1)`,
+      [WINDOW_DAYS[window], counter],
+    );
+    return rows.map((row) => {
+      const cur = Number(row.cur ?? 0);
+      const recorded = row.old === null || row.old === '' ? NaN : Number(row.old);
+      const old = Number.isFinite(recorded) ? recorded : cur;
+      return { member: memberOf(row.account_id), cur, old, changed: cur !== old };
+    });
+  }
+
+  /** How many entries of `key` rank ahead of each (score, member), by member. */
+  private async beats(key: string, pairs: [number, string][]): Promise<Map<string, number>> {
+    const ahead = new Map<string, number>();
+    for (let i = 0; i < pairs.length; i += CHUNK) {
+      const chunk = pairs.slice(i, i + CHUNK);
+      const counts = (await this.redis.eval(BEATS_MANY, 1, key, ...chunk.flatMap(([score, member]) => [score, member]))) as number[];
+      chunk.forEach(([, member], j) => ahead.set(member, counts[j]));
+    }
+    return ahead;
+  }
+
+  private async hidden(): Promise<Set<number>> {
+    const rows: { account_id: number }[] = await this.dataSource.query('SELECT account_id FROM account_settings WHERE hidden');
+    return new Set(rows.map((row) => row.account_id));
+  }
+}
+
+/** (score, member) pairs in board order: higher score first, then the greater member (the lower account id). */
+function sortedKeys(pairs: [number, string][]): [number, string][] {
+  return pairs.sort(([sa, ma], [sb, mb]) => sb - sa || (ma < mb ? 1 : ma > mb ? -1 : 0));
+}
+
+/** How many pairs of a board-ordered array rank ahead of (score, member) (binary search). */
+function countAhead(sorted: [number, string][], score: number, member: string): number {
+  let [lo, hi] = [0, sorted.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const [s, m] = sorted[mid];
+    if (s > score || (s === score && m > member)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
