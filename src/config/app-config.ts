@@ -267,10 +267,10 @@ export function loadConfig(env: Env): AppConfig {
       stalledIntervalMs: int(env, 'UPDATE_STALLED_CHECK_MS', 15_000, 500, 600_000),
     },
     ranks: {
-      lazyBudget: int(env, 'RANK_LAZY_BUDGET', 1_000_000, 1, 100_000_000),
+      lazyBudget: int(env, 'RANK_LAZY_BUDGET', 900_000, 1, 100_000_000),
     },
     changes: {
-      snapshotBudgetBytes: int(env, 'CHANGES_SNAPSHOT_BUDGET_MB', 64, 1, 65_536) * 1024 * 1024,
+      snapshotBudgetBytes: int(env, 'CHANGES_SNAPSHOT_BUDGET_MB', 48, 1, 65_536) * 1024 * 1024,
     },
     images: {
       storeDir: resolve(env.IMAGE_STORE_DIR || 'data/images'),

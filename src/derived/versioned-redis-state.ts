@@ -12,7 +12,11 @@ export interface VersionKeys {
   versionOf(key: string): string | null;
 }
 
-const LOCK_MS = 30 * 60_000;
+/**
+ * The build lock's lease, renewed by its holder every third of it: a builder that dies (killed, out of memory) holds
+ * up the next one for at most this long, not for as long as the longest build could take.
+ */
+const LOCK_MS = 60_000;
 
 /** Off while a context is created by a process that rebuilds every keeper right after (see withoutBootBuilds). */
 let buildAtBoot = true;
@@ -31,6 +35,7 @@ export async function withoutBootBuilds<T>(create: () => Promise<T>): Promise<T>
   }
 }
 const RELEASE_OWN_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+const RENEW_OWN_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
 
 /**
  * The lifecycle shared by the derived states kept in Redis under versions (the rank engine, the board changes):
@@ -119,9 +124,14 @@ export class VersionedRedisState {
       if (!wait) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    const renew = setInterval(
+      () => void this.redis.eval(RENEW_OWN_LOCK, 1, this.keys.lock, token, LOCK_MS).catch(() => undefined),
+      LOCK_MS / 3,
+    );
     try {
       await work();
     } finally {
+      clearInterval(renew);
       // Release only our own lock (it may have expired and been taken by another builder).
       await this.redis.eval(RELEASE_OWN_LOCK, 1, this.keys.lock, token);
     }
