@@ -266,6 +266,10 @@ describe('flat reads: maintained owner counts, leaderboard changes, trending vie
       expect(await refresher.refresh()).toBe(1);
       expect((await meta()).at).toBeGreaterThan(aged.at);
       await expectPageEqualRecomputed(BOARDS[0], WINDOWS[1], 'score', 'improvements', [undefined, 0, 100]);
+      // One the budget dropped is left to its next reader: the worker never computes more than the budget holds.
+      await redis.del(metaKey);
+      expect(await refresher.refresh()).toBe(0);
+      expect(await redis.exists(metaKey)).toBe(0);
     } finally {
       await redis.quit();
     }

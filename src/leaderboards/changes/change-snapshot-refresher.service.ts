@@ -12,8 +12,9 @@ const READ_WITHIN_MS = 10 * 60_000;
 
 /**
  * Keeps the snapshots of the windows past 24 hours fresh from the worker (worker process only): every ten seconds,
- * each one read in the last ten minutes is computed again once it is half as old as readers accept (see
- * ChangeSnapshots.refreshAhead). A computation reads most of the population at a million accounts (seconds of
+ * each one read in the last ten minutes and still stored is computed again once it is half as old as readers accept
+ * (see ChangeSnapshots.refreshAhead; what the byte budget dropped is left to its next reader, so a client walking
+ * every column and window makes the worker refresh what the budget holds, not everything it read). A computation reads most of the population at a million accounts (seconds of
  * PostgreSQL and Node CPU); done here, the API only reads the stored rows, and computes a snapshot itself only when
  * none is fresh enough (the first read, or no worker running). Across workers the snapshots' lock keeps it to one
  * computation at a time.

@@ -175,13 +175,15 @@ export class ChangeSnapshots {
 
   /**
    * Computes a snapshot again once it is half as old as its readers accept (the worker calls this for the snapshots
-   * read lately, so that they never have to wait for one). Returns whether it computed.
+   * read lately, so that they never have to wait for one). Only a snapshot still stored is: one the budget dropped (or
+   * that expired) is computed by its next reader, so that the refreshing never does more than the budget holds.
+   * Returns whether it computed.
    */
   async refreshAhead(version: string, board: BoardScope, window: ChangeWindow): Promise<boolean> {
     const meta = await this.meta(this.keys.snapshot(version, board.column, window, 'meta'), board);
     const { freshMs } = FRESHNESS[isLiveWindow(window) ? 'live' : 'snapshot'];
-    if (meta && Date.now() - meta.at < freshMs / 2) return false;
-    await this.compute(version, board, window, meta?.at ?? 0);
+    if (!meta || Date.now() - meta.at < freshMs / 2) return false;
+    await this.compute(version, board, window, meta.at);
     return true;
   }
 
