@@ -139,13 +139,11 @@ export class ChangeSnapshots {
   private async ensureFresh(version: string, board: BoardScope, window: ChangeWindow): Promise<void> {
     const metaKey = this.keys.snapshot(version, board.column, window, 'meta');
     const read = this.keys.snapshotIndex(version).read;
-    // Read with the meta: when this snapshot was last asked for, so that the worker keeps it fresh (ChangeSnapshotRefresher).
-    const [[, raw]] = (await this.redis
-      .multi()
-      .get(metaKey)
-      .zadd(read, Date.now(), `${board.column}:${window}`)
-      .pexpire(read, TTL_MS)
-      .exec()) as [[unknown, string | null]];
+    // Read with the meta: when a snapshot window's snapshot was last asked for, so that the worker keeps it fresh
+    // (ChangeSnapshotRefresher; the 24-hour window's rank lists are seconds old at most and computed by their readers).
+    const multi = this.redis.multi().get(metaKey);
+    if (!isLiveWindow(window)) multi.zadd(read, Date.now(), `${board.column}:${window}`).pexpire(read, TTL_MS);
+    const [[, raw]] = (await multi.exec()) as [[unknown, string | null]];
     const meta = this.parseMeta(raw, board);
     const age = meta ? Date.now() - meta.at : Infinity;
     const { freshMs, staleMs } = FRESHNESS[isLiveWindow(window) ? 'live' : 'snapshot'];
@@ -158,19 +156,14 @@ export class ChangeSnapshots {
     await next;
   }
 
-  /**
-   * The (column, window) pairs of the windows kept in snapshots only whose snapshot was read since `since`
-   * (forgetting the others).
-   */
+  /** The (column, window) pairs of the windows kept in snapshots only whose snapshot was read since `since` (forgetting the others). */
   async readSince(version: string, since: number): Promise<{ column: string; window: ChangeWindow }[]> {
     const read = this.keys.snapshotIndex(version).read;
     const [, [, names]] = (await this.redis.multi().zremrangebyscore(read, '-inf', `(${since}`).zrange(read, 0, -1).exec()) as [
       unknown,
       [unknown, string[]],
     ];
-    return names
-      .map((name) => ({ column: name.split(':')[0], window: name.split(':')[1] as ChangeWindow }))
-      .filter(({ window }) => !isLiveWindow(window));
+    return names.map((name) => ({ column: name.split(':')[0], window: name.split(':')[1] as ChangeWindow }));
   }
 
   /**
