@@ -1,5 +1,5 @@
+import { releaseLock, renewLock, tryLock } from '../common/redis/redis-lock';
 import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 
 /** The keys a versioned state needs: which version is served, the next number, the build lock, every build's keys. */
 export interface VersionKeys {
@@ -34,8 +34,6 @@ export async function withoutBootBuilds<T>(create: () => Promise<T>): Promise<T>
     buildAtBoot = true;
   }
 }
-const RELEASE_OWN_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
-const RENEW_OWN_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
 
 /**
  * The lifecycle shared by the derived states kept in Redis under versions (the rank engine, the board changes):
@@ -119,21 +117,18 @@ export class VersionedRedisState {
 
   /** Runs `work` holding the build lock; without `wait`, skips if another process holds it. */
   private async exclusively(wait: boolean, work: () => Promise<void>): Promise<void> {
-    const token = `${process.pid}:${randomUUID()}`;
-    while (!(await this.redis.set(this.keys.lock, token, 'PX', LOCK_MS, 'NX'))) {
+    let token: string | null;
+    while (!(token = await tryLock(this.redis, this.keys.lock, LOCK_MS))) {
       if (!wait) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    const renew = setInterval(
-      () => void this.redis.eval(RENEW_OWN_LOCK, 1, this.keys.lock, token, LOCK_MS).catch(() => undefined),
-      LOCK_MS / 3,
-    );
+    const held = token;
+    const renew = setInterval(() => void renewLock(this.redis, this.keys.lock, held, LOCK_MS).catch(() => undefined), LOCK_MS / 3);
     try {
       await work();
     } finally {
       clearInterval(renew);
-      // Release only our own lock (it may have expired and been taken by another builder).
-      await this.redis.eval(RELEASE_OWN_LOCK, 1, this.keys.lock, token);
+      await releaseLock(this.redis, this.keys.lock, held);
     }
   }
 }

@@ -1,7 +1,7 @@
+import { releaseLock, tryLock } from '../common/redis/redis-lock';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -65,15 +65,13 @@ export class PricingCycle {
    */
   async run(deadline: number, signal?: AbortSignal): Promise<CycleResult | null> {
     const lock = redisKey(this.config, 'pricing', 'cycle-lock');
-    const token = randomUUID();
-    const ttlMs = Math.max(60_000, deadline - Date.now() + 60_000);
-    if ((await this.redis.set(lock, token, 'PX', ttlMs, 'NX')) !== 'OK') return null;
+    const token = await tryLock(this.redis, lock, Math.max(60_000, deadline - Date.now() + 60_000));
+    if (!token) return null;
     try {
       await this.enrol();
       return await this.priceBatch(deadline, signal);
     } finally {
-      // Only our own lock: one that expired and was taken by another cycle is theirs.
-      await this.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, lock, token);
+      await releaseLock(this.redis, lock, token);
     }
   }
 

@@ -1,6 +1,6 @@
+import { releaseLock, tryLock } from '../../common/redis/redis-lock';
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 import { REDIS } from '../../common/redis/redis.module';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -204,9 +204,9 @@ export class ChangeSnapshots {
   private async lockedCompute(version: string, board: BoardScope, window: ChangeWindow, after: number): Promise<void> {
     const lock = this.keys.snapshotLock(version, board.column, window);
     const metaKey = this.keys.snapshot(version, board.column, window, 'meta');
-    const token = `${process.pid}:${randomUUID()}`;
     const deadline = Date.now() + 120_000;
-    while (!(await this.redis.set(lock, token, 'PX', 120_000, 'NX'))) {
+    let token: string | null;
+    while (!(token = await tryLock(this.redis, lock, 120_000))) {
       // Another process is computing: wait for its result.
       await new Promise((resolve) => setTimeout(resolve, 50));
       const meta = await this.meta(metaKey, board);
@@ -220,7 +220,7 @@ export class ChangeSnapshots {
       const rows = await this.computer.compute(this.keys, version, board, window);
       await this.store(version, board, window, rows, started);
     } finally {
-      await this.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, lock, token);
+      await releaseLock(this.redis, lock, token);
     }
   }
 

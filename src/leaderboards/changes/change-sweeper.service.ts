@@ -1,7 +1,7 @@
+import { releaseLock, tryLock } from '../../common/redis/redis-lock';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PeriodicTask } from '../../common/lifecycle/periodic-task';
 import { JsonLogger } from '../../common/logging/json-logger';
@@ -43,8 +43,8 @@ export class ChangeSweeper implements OnApplicationBootstrap, OnApplicationShutd
   /** One catch-up; returns how many accounts it placed again (also called by tests). */
   async sweep(): Promise<number> {
     const keys = this.changes.keys;
-    const token = `${process.pid}:${randomUUID()}`;
-    if (!(await this.redis.set(keys.sweepLock, token, 'PX', LOCK_MS, 'NX'))) return 0;
+    const token = await tryLock(this.redis, keys.sweepLock, LOCK_MS);
+    if (!token) return 0;
     try {
       const version = await this.redis.get(keys.version);
       if (!version) return 0;
@@ -64,12 +64,7 @@ export class ChangeSweeper implements OnApplicationBootstrap, OnApplicationShutd
       if ((await this.redis.get(keys.version)) === version) await this.redis.set(keys.swept(version), now.getTime());
       return rows.length;
     } finally {
-      await this.redis.eval(
-        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-        1,
-        keys.sweepLock,
-        token,
-      );
+      await releaseLock(this.redis, keys.sweepLock, token);
     }
   }
 }
