@@ -13,7 +13,7 @@ import { AccountViewsService } from './views/account-views.service';
 import { SearchTrendsService } from '../search/search-trends.service';
 import { JsonLogger } from '../common/logging/json-logger';
 import { AccountBoardRanks, RankReader } from '../ranks/rank-reader.service';
-import { readProfileExtras } from './profile-extras';
+import { ExtrasRow, PROFILE_EXTRAS_SQL, profileExtrasOf } from './profile-extras';
 import { BestLeaderboardRank, CurrentLeaderboardRank } from './dto/account-profile.dto';
 
 /** Reads of one account: profile, badge statistics, update progress. */
@@ -33,15 +33,15 @@ export class AccountProfileService {
 
   /** The profile; a `visitor` (see AccountViewsService.visitor) counts as one view of it. */
   async getInfo(selector: AccountSelector, visitor?: string): Promise<V1AccountGetInfoResponseBody> {
-    const account = await this.lookup.findTracked(selector);
+    // Two round trips: one statement for the account row with its roles, best ranks, images and costs
+    // (profile-extras.ts), then one Redis script for the live ranks (which needs the row's scores and location).
+    const { account, extra } = await this.lookup.findTrackedWith<ExtrasRow>(selector, PROFILE_EXTRAS_SQL);
     // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
     if (visitor) void this.countVisit(account.accountId, visitor, selector.vanity?.value);
-    // Two round trips after the account row, side by side: one statement for roles, best ranks, images and
-    // costs (profile-extras.ts), one Redis script for the live ranks.
-    const [extras, current] = await Promise.all([
-      readProfileExtras(this.dataSource, account.accountId),
-      account.updatedAt ? this.ranks.accountRanks(account.accountId, account as unknown as Record<string, unknown>) : null,
-    ]);
+    const extras = profileExtrasOf(account.accountId, extra);
+    const current = account.updatedAt
+      ? await this.ranks.accountRanks(account.accountId, account as unknown as Record<string, unknown>)
+      : null;
     const ranks = this.currentRanks(current, extras.bestRanks);
     return { ...toProfile(account, extras.roles, extras.costs), ...ranks, images: extras.images };
   }

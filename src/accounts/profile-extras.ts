@@ -1,4 +1,3 @@
-import { DataSource } from 'typeorm';
 import { BADGE_COSTS_SQL, BadgeCosts, toBadgeCosts } from '../pricing/badge-costs.service';
 import { Image } from './dto/profile-records.dto';
 import { AccountRoleEntity } from './entities/account-role.entity';
@@ -15,10 +14,11 @@ export interface ProfileExtras {
 /**
  * The profile's small per-account reads — roles, best ranks, images and badge costs — as one statement: each was
  * its own query (four round trips and four pool checkouts per `account.getInfo`), now one index range each inside
- * a single round trip. Orders are the ones the separate reads used (roles by rating, then name; images by type, the
+ * a single round trip, which also reads the account row (AccountLookupService.findTrackedWith). Orders are the ones
+ * the separate reads used (roles by rating, then name; images by type, the
  * active one first, then newest first).
  */
-const PROFILE_EXTRAS_SQL = `
+export const PROFILE_EXTRAS_SQL = `
   SELECT
     (SELECT COALESCE(json_agg(json_build_object('role', r.role, 'rating', r.rating, 'extras', r.extras)
                               ORDER BY r.rating DESC, r.role ASC), '[]'::json)
@@ -31,7 +31,7 @@ const PROFILE_EXTRAS_SQL = `
     costs.normal, costs.foil
   FROM (${BADGE_COSTS_SQL}) costs`;
 
-interface ExtrasRow {
+export interface ExtrasRow {
   roles: { role: AccountRoleEntity['role']; rating: number; extras: Record<string, unknown> | null }[];
   best: { leaderboard: string; ranks: number[] }[];
   images: Image[];
@@ -39,8 +39,8 @@ interface ExtrasRow {
   foil: string;
 }
 
-export async function readProfileExtras(dataSource: DataSource, accountId: number): Promise<ProfileExtras> {
-  const [row]: ExtrasRow[] = await dataSource.query(PROFILE_EXTRAS_SQL, [accountId]);
+/** The extras from a row of PROFILE_EXTRAS_SQL. */
+export function profileExtrasOf(accountId: number, row: ExtrasRow): ProfileExtras {
   return {
     roles: row.roles.map((role) => Object.assign(new AccountRoleEntity(), { accountId, ...role })),
     bestRanks: new Map(row.best.map((best) => [best.leaderboard, best.ranks])),

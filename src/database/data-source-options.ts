@@ -3,6 +3,7 @@ import { DataSourceOptions } from 'typeorm';
 import { TypeOrmJsonLogger } from '../common/logging/typeorm-logger';
 import { AppConfig } from '../config/app-config';
 import { ENTITIES } from './entities';
+import { PreparingClient } from './preparing-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /** Options shared by the app, the migration CLI (ormconfig.ts) and the tests. Migrations never run implicitly. */
@@ -21,7 +22,8 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl'>, databa
     logging: ['error', 'warn', 'migration'],
     logger: new TypeOrmJsonLogger(),
     // Without a connect timeout a request waits for an unreachable server until the OS gives up (minutes);
-    // with it the request fails fast and is answered 503.
-    extra: { max: 20, application_name: 'badge-stats', connectionTimeoutMillis: 5000 },
+    // with it the request fails fast and is answered 503. PreparingClient: each statement is parsed and planned once
+    // per connection (preparing-client.ts).
+    extra: { max: 20, application_name: 'badge-stats', connectionTimeoutMillis: 5000, Client: PreparingClient },
   };
 }

@@ -1,0 +1,82 @@
+/**
+ * PreparingClient (src/database/preparing-client.ts) against the real PostgreSQL: a statement is prepared once per
+ * connection under a name derived from its text and reused; what cannot or should not be prepared runs as before;
+ * a connection never holds more than MAX_PER_CONNECTION of them. The API's own DataSource is used, so the pool is
+ * configured exactly as the service runs it.
+ */
+import { QueryRunner } from 'typeorm';
+import { MAX_PER_CONNECTION, statementName } from '../../src/database/preparing-client';
+import { startTestApp, TestContext } from '../support/test-app';
+
+const PREPARED = `SELECT name, statement FROM pg_prepared_statements ORDER BY name`;
+
+describe('statements prepared once per connection', () => {
+  let ctx: TestContext;
+  let runner: QueryRunner;
+
+  beforeAll(async () => {
+    ctx = await startTestApp('prepared');
+  });
+  beforeEach(async () => {
+    // One query runner holds one connection, whose pg_prepared_statements is what it prepared.
+    runner = ctx.dataSource.createQueryRunner();
+    await runner.connect();
+  });
+  afterEach(async () => runner.release());
+  afterAll(async () => ctx.close());
+
+  const prepared = async () => (await runner.query(PREPARED)) as { name: string; statement: string }[];
+
+  it('prepares a read once, under the name of its text, and reuses it with other parameters', async () => {
+    const text = `SELECT $1::int + 1 AS next`;
+    expect(await runner.query(text, [1])).toEqual([{ next: 2 }]);
+    expect(await runner.query(text, [41])).toEqual([{ next: 42 }]);
+    const mine = (await prepared()).filter((row) => row.statement === text);
+    expect(mine).toEqual([{ name: statementName(text), statement: text }]);
+  });
+
+  it('leaves several statements in one text, DDL and transaction control unnamed, and they still run', async () => {
+    const before = (await prepared()).length;
+    expect(statementName('SELECT 1; SELECT 2')).toBeNull();
+    expect(statementName('CREATE TEMP TABLE t (x int)')).toBeNull();
+    expect(statementName('BEGIN')).toBeNull();
+    await runner.query('CREATE TEMP TABLE prepared_probe (x int)');
+    await runner.query('INSERT INTO prepared_probe VALUES (1); INSERT INTO prepared_probe VALUES (2)');
+    expect(await runner.query('SELECT count(*)::int AS n FROM prepared_probe')).toEqual([{ n: 2 }]);
+    // Only the SELECTs (the count and the look at pg_prepared_statements itself) were prepared.
+    const after = await prepared();
+    expect(after.length).toBe(before + 1);
+    expect(after.map((row) => row.statement)).toContain('SELECT count(*)::int AS n FROM prepared_probe');
+  });
+
+  it('keeps a transaction working across prepared statements, rollback included', async () => {
+    await runner.query('CREATE TEMP TABLE prepared_tx (x int)');
+    await runner.startTransaction();
+    await runner.query('INSERT INTO prepared_tx (x) VALUES ($1)', [7]);
+    expect(await runner.query('SELECT x FROM prepared_tx')).toEqual([{ x: 7 }]);
+    await runner.rollbackTransaction();
+    expect(await runner.query('SELECT x FROM prepared_tx')).toEqual([]);
+  });
+
+  it(`holds at most ${MAX_PER_CONNECTION} statements on a connection; later new texts run unnamed`, async () => {
+    for (let i = 0; i < MAX_PER_CONNECTION + 20; i++) {
+      expect(await runner.query(`SELECT $1::int * ${i} AS product`, [2])).toEqual([{ product: 2 * i }]);
+    }
+    expect((await prepared()).length).toBeLessThanOrEqual(MAX_PER_CONNECTION);
+    // A text prepared before the bound was reached is still used under its name.
+    expect(await runner.query(`SELECT $1::int + 1 AS next`, [9])).toEqual([{ next: 10 }]);
+  });
+
+  it('serves the operations through the real stack, past the executions after which a plan may turn generic', async () => {
+    const key = await ctx.apiKey(1);
+    const post = (path: string, body: object) => ctx.http().post(path).set('Authorization', `Bearer ${key}`).send(body);
+    for (let i = 0; i < 8; i++) {
+      expect((await post('/v1/stats.getStats', {})).status).toBe(200);
+      // The profile's one statement (account row and extras) for a tracked account and for an unknown one.
+      const tracked = await post('/v1/account.getInfo', { id: { accountId: 1 } });
+      expect(tracked.status).toBe(200);
+      expect(tracked.body).toMatchObject({ accountId: 1, currentRanks: null });
+      expect((await post('/v1/account.getInfo', { id: { accountId: 1_000_000 + i } })).status).toBe(404);
+    }
+  });
+});
