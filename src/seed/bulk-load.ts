@@ -54,25 +54,18 @@ export async function dropStructures(client: Client, structures: Structure[]): P
 }
 
 /**
- * Recreates them from their own definitions and checks that the result equals what was dropped. The foreign keys are
- * added NOT VALID first (no scan; adding one locks the table it points at against the others), then the indexes are
- * built and the keys validated, one statement per client at a time (indexes first, each with a large sort memory):
- * validating a key scans its table under a lock that other tables' validations do not wait for, so they run side by
- * side where adding them validated would have run one after the other.
+ * Recreates them from their own definitions (indexes two at a time, each with a large sort memory; foreign keys
+ * after, since validating one scans its table) and checks that the result equals what was dropped.
  */
 export async function restoreStructures(clients: Client[], structures: Structure[], tables: string[]): Promise<void> {
-  const keys = structures.filter((s) => s.kind === 'foreign key');
-  for (const s of keys)
-    await clients[0].query(`ALTER TABLE ${quoteIdent(s.table)} ADD CONSTRAINT ${quoteIdent(s.name)} ${s.definition} NOT VALID`);
-  const statements = [
-    ...structures.filter((s) => s.kind === 'index').map((s) => s.definition),
-    ...keys.map((s) => `ALTER TABLE ${quoteIdent(s.table)} VALIDATE CONSTRAINT ${quoteIdent(s.name)}`),
-  ];
+  const indexes = structures.filter((s) => s.kind === 'index');
   const work = async (client: Client) => {
     await client.query(`SET maintenance_work_mem = '512MB'`);
-    for (let next = statements.shift(); next; next = statements.shift()) await client.query(next);
+    for (let next = indexes.shift(); next; next = indexes.shift()) await client.query(next.definition);
   };
   await Promise.all(clients.map(work));
+  for (const s of structures.filter((x) => x.kind === 'foreign key'))
+    await clients[0].query(`ALTER TABLE ${quoteIdent(s.table)} ADD CONSTRAINT ${quoteIdent(s.name)} ${s.definition}`);
   const render = (list: Structure[]) => list.map((s) => `${s.kind} ${s.name}: ${s.definition}`).sort();
   const now = render(await secondaryStructures(clients[0], tables));
   const before = render(structures);

@@ -19,7 +19,7 @@
  *
  * See `docs/architecture.md` (Resumable streams) for the decisions and the memory cost.
  */
-import Redis from 'ioredis';
+import Redis, { ChainableCommander } from 'ioredis';
 
 /** One entry of a replay log: the SSE event name and its `data:` as stored (JSON text; empty when none). */
 export interface ReplayEntry {
@@ -114,20 +114,35 @@ function toEntry([id, fields]: RawEntry): ReplayEntry {
   return entry;
 }
 
+/** The append script as a command of the client (EVALSHA: EVAL sent the whole script, and Redis hashed it, each time). */
+const APPEND_COMMAND = 'badgeStatsReplayAppend';
+type AppendCommand = Record<typeof APPEND_COMMAND, (...args: (string | number)[]) => Promise<unknown>>;
+const clientsWithAppend = new WeakSet<Redis>();
+
 /** One replay log (a Redis Stream). Cheap to construct: per-key logs are made per use. */
 export class ReplayLog {
   constructor(
     private readonly redis: Redis,
     readonly key: string,
     readonly options: ReplayLogOptions,
-  ) {}
+  ) {
+    if (!clientsWithAppend.has(redis)) {
+      redis.defineCommand(APPEND_COMMAND, { numberOfKeys: 1, lua: APPEND });
+      clientsWithAppend.add(redis);
+    }
+  }
 
   /**
    * Appends `entries` (when the log may take them) and publishes `message` on `channel` (when given), in one
    * script: the fact is announced after its entries are readable.
    */
   async append(channel: string, message: unknown, entries: NewReplayEntry[]): Promise<void> {
-    await this.redis.eval(APPEND, 1, ...this.appendArguments(channel, message, entries));
+    await (this.redis as unknown as AppendCommand)[APPEND_COMMAND](...this.appendArguments(channel, message, entries));
+  }
+
+  /** `append`, as a command of `pipeline` (a pipeline of this log's client): sent in the pipeline's write. */
+  appendIn(pipeline: ChainableCommander, channel: string, message: unknown, entries: NewReplayEntry[]): void {
+    void (pipeline as unknown as AppendCommand)[APPEND_COMMAND](...this.appendArguments(channel, message, entries));
   }
 
   private appendArguments(channel: string, message: unknown, entries: NewReplayEntry[]): (string | number)[] {
