@@ -16,9 +16,10 @@ import { numberFlag, report } from './harness';
  *   [--database NAME --redis-prefix PREFIX --only getInfo,getStats --keep-derived --cpu-prof DIR]`
  *
  * Latency and throughput of the read operations over a seeded population of N accounts (`npm run seed`), each
- * next to a `GET /health` baseline measured in the same run (first and again last; ratios against the faster). The database `bench_scale_<N>` (or --database; the
- * Redis prefix has the same name) is seeded on the first run and reused by later ones, whose first step rebuilds the derived
- * state (`npm run cli -- derived rebuild`). The API runs alone in a child process
+ * next to a `GET /health` baseline measured in the same run (first and again last; ratios against the faster). The
+ * database `bench_scale_<N>` (or --database; the Redis prefix has the same name) is seeded on the first run and reused
+ * by later ones, whose first step rebuilds the derived state (`npm run cli -- derived rebuild`). The API runs alone in
+ * a child process
  * (ts-node, no worker, no simulator); every operation is warmed up (one request per connection, then --warmup-seconds
  * of traffic, on other accounts than the measured ones) and then runs at a fixed concurrency of 16 for at most
  * --requests requests and --seconds seconds, each request given up after --timeout-ms (counted as a timeout). Traffic goes
@@ -434,21 +435,11 @@ async function main(): Promise<void> {
     post('activity.listGlobalFeed', '/v1/activity.listGlobalFeed', () => ({})),
     post('item.findOwners (gems)', '/v1/item.findOwners', () => ({ itemIds: [667924416] })),
     post('account.getInfo', '/v1/account.getInfo', (i) => ({ id: { accountId: pick(i) } })),
-    post(
-      'account.findFriendPath (200 pairs)',
-      '/v1/account.findFriendPath',
-      pair,
-      { total: 200 },
-    ),
+    post('account.findFriendPath (200 pairs)', '/v1/account.findFriendPath', pair, { total: 200 }),
     // The same pairs one at a time: a request's own latency, which 16 in flight on 2 cores hide behind queueing
     // (at 16 in flight even /health waits ~16 service times). Its ratio is against the concurrent /health.
     { name: 'GET /health (one at a time)', method: 'GET', path: '/health', total: 200, concurrency: 1 },
-    post(
-      'account.findFriendPath (200 pairs, one at a time)',
-      '/v1/account.findFriendPath',
-      pair,
-      { total: 200, concurrency: 1 },
-    ),
+    post('account.findFriendPath (200 pairs, one at a time)', '/v1/account.findFriendPath', pair, { total: 200, concurrency: 1 }),
   ];
   const selected = calls.filter((call, i) => i === 0 || !only || only.some((word) => call.name.includes(word)));
   // The baseline again at the end: measured first only, it could be slowed by what the API still does after booting
