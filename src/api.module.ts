@@ -1,5 +1,5 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AccountsModule } from './accounts/accounts.module';
 import { ActivityModule } from './activity/activity.module';
@@ -22,7 +22,6 @@ import { RequestSchemas, WireValidationPipe } from './common/http/validation';
 import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
 import { SchemasController } from './common/openapi/schemas.controller';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
-import { SchemaLinkInterceptor } from './common/wire/schema-link.interceptor';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { StatsModule } from './stats/stats.module';
@@ -32,7 +31,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { SignInModule } from './signin/signin.module';
 import { DeveloperAppsModule } from './developer-apps/developer-apps.module';
 
-/** The HTTP process: the area modules' controllers behind the global guard, pipe, filter and interceptor. */
+/** The HTTP process: the area modules' controllers behind the global guard, pipe and filter. */
 @Module({})
 export class ApiModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -71,7 +70,6 @@ export class ApiModule implements NestModule {
         { provide: APP_GUARD, useClass: CredentialGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
         { provide: APP_PIPE, useClass: WireValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: SchemaLinkInterceptor },
       ],
     };
   }

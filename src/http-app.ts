@@ -8,6 +8,7 @@ import { nestLogger } from './common/logging/pino';
 import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
 import { createOpenApiDocument } from './common/openapi/openapi';
 import { AppConfig } from './config/app-config';
+import { linkWireSchemas } from './common/wire/schema-link';
 
 /**
  * Builds the HTTP application exactly as production runs it; main.ts listens on it and the e2e tests drive
@@ -22,6 +23,8 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
     abortOnError: false,
   });
   app.disable('x-powered-by');
+  // `$schema` in every object answer of a wire operation (on this app's res.json; see schema-link.ts).
+  linkWireSchemas(app, config.publicBaseUrl);
   // Anonymous callers are rate-limited by address: behind proxies the address is the one they forward.
   if (config.trustProxyHops > 0) app.set('trust proxy', config.trustProxyHops);
   const document = createOpenApiDocument(app);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
  * How: `serializeWire` runs JSON.stringify, during which each RawJson stands in as a marker string and queues its
  * text (toJSON is called in document order); the quoted markers are then replaced by the texts, in order. The marker
  * holds a NUL and a per-process random id, so no value from PostgreSQL (whose text cannot hold NUL) can forge it.
- * Only responses that `holdRawJson` registered go this way (SchemaLinkInterceptor); RawJson must not be logged.
+ * Only responses that `holdRawJson` registered go this way (linkWireSchemas, schema-link.ts); RawJson must not be logged.
  */
 export class RawJson<T> {
   /** Never set: only carries the shape for type checks. */
@@ -27,7 +27,7 @@ const QUOTED_MARKER = JSON.stringify(MARKER);
 let queued: string[] = [];
 const holding = new WeakSet<object>();
 
-/** Marks a response body as holding RawJson parts, so the interceptor serializes it with `serializeWire`. */
+/** Marks a response body as holding RawJson parts, so linkWireSchemas serializes it with `serializeWire`. */
 export function holdRawJson<T extends object>(body: T): T {
   holding.add(body);
   return body;

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 
-/** The `$schema` link of a wire response: what SchemaLinkInterceptor puts first in every object answer. */
+/** The `$schema` link of a wire response: what linkWireSchemas (schema-link.ts) puts first in every object answer. */
 export function schemaLink(publicBaseUrl: string, schema: string): string {
   return `${publicBaseUrl}/schemas/${schema}.json`;
 }
@@ -15,7 +15,7 @@ export class RenderedJson {
   /** Express's ETag of the body, computed on first send (hashing 300 kB per request is a cost of its own). */
   etag?: string;
 
-  /** `schema` names the response DTO: the body starts with its `$schema` link, as the interceptor would add it. */
+  /** `schema` names the response DTO: the body starts with its `$schema` link, as linkWireSchemas (schema-link.ts) adds it to the others. */
   constructor(publicBaseUrl: string, schema: string, answer: object) {
     this.body = Buffer.from(JSON.stringify({ $schema: schemaLink(publicBaseUrl, schema), ...answer }), 'utf8');
   }

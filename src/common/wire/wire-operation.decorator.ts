@@ -1,4 +1,4 @@
-import { applyDecorators, HttpCode, Post, SetMetadata, Sse, Type, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, HttpCode, Post, SetMetadata, Sse, Type, UseGuards } from '@nestjs/common';
 import {
   ApiBody,
   ApiExtension,
@@ -16,7 +16,7 @@ import { Auth, AuthPolicy } from '../../auth/auth.decorator';
 import { ProblemDetailsDto } from '../problem/problem-details.dto';
 import { RESYNC_EVENT, STREAM_RETRY_MS } from '../replay/resumable-stream';
 import { StreamResyncRequired } from '../replay/stream-resync.dto';
-import { EmptyBodyInterceptor } from './empty-body.interceptor';
+import { EmptyBodyGuard } from './empty-body.guard';
 import { ProblemResponse } from './problem-responses';
 
 export const WIRE_SCHEMA = 'wire:schema';
@@ -91,7 +91,7 @@ export function WireOperation(options: WireOperationOptions) {
     decorators.push(ApiNoContentResponse({ description: options.responseDescription ?? 'Accepted; no body.' }));
   }
   if (options.noBody) {
-    decorators.push(UseInterceptors(EmptyBodyInterceptor), ApiBody({ required: false, schema: { type: 'object', maxProperties: 0 } }));
+    decorators.push(UseGuards(EmptyBodyGuard), ApiBody({ required: false, schema: { type: 'object', maxProperties: 0 } }));
   }
   return applyDecorators(...decorators);
 }

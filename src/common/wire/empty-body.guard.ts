@@ -1,12 +1,16 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { childLocation, MAX_REPORTED_PROBLEMS } from '../http/request-shape';
 import { unprocessable } from '../problem/problem.exception';
 
-/** For operations without a request body: accept no body or `{}`, and name any field sent as unknown. */
+/**
+ * For operations without a request body: accept no body or `{}`, and name any field sent as unknown. A guard, run after
+ * the credential guard as the interceptor it once was ran: any interceptor puts every request through Nest's
+ * interceptor chain (see schema-link.ts).
+ */
 @Injectable()
-export class EmptyBodyInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler) {
+export class EmptyBodyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
     const body: unknown = context.switchToHttp().getRequest<Request>().body;
     if (body !== undefined && body !== null) {
       if (typeof body !== 'object' || Array.isArray(body)) {
@@ -26,6 +30,6 @@ export class EmptyBodyInterceptor implements NestInterceptor {
         );
       }
     }
-    return next.handle();
+    return true;
   }
 }
