@@ -15,7 +15,7 @@ import { prepareDatabase } from '../../src/database/prepare-database';
 import { Universe } from '../../src/platform/simulator/universe/universe';
 import { CopyLoad, dropStructures, restoreStructures, secondaryStructures } from '../../src/seed/bulk-load';
 import { numberFlag, report } from './harness';
-import { Call, Measured, cancelLeftovers, freePort, ids, measure, resultRow, run, startApi, stopApi } from './scale.bench';
+import { Call, Measured, cancelLeftovers, freePort, ids, measure, resultRow, run, startApi, stopApi, buildDist } from './scale.bench';
 
 /**
  * `npm run bench:friend-path -- --accounts 1000000 [--pairs 200 --timeout-ms 10000 --seed 1 --drop]`
@@ -69,6 +69,7 @@ async function main(): Promise<void> {
   ];
   let onLoaded: (line: Record<string, unknown>) => void = () => undefined;
   const loaded = new Promise<Record<string, unknown>>((resolve) => (onLoaded = resolve));
+  await buildDist();
   const api = await startApi(env, port, (line) => {
     if (line.includes('"friend graph loaded"')) onLoaded(JSON.parse(line) as Record<string, unknown>);
   });

@@ -12,7 +12,7 @@ import { Agent } from 'node:http';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { freePort, once, run, startApi, stopApi } from './scale.bench';
+import { freePort, once, run, startApi, stopApi, buildDist } from './scale.bench';
 
 const { values } = parseArgs({
   options: {
@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     .split('\n')
     .pop()!;
   const before = await usedMb(redis);
+  await buildDist();
   const api = await startApi(env, port);
   const agent = new Agent({ keepAlive: true });
   const read = async (path: string, body: unknown) => {

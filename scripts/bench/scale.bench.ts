@@ -20,16 +20,19 @@ import { numberFlag, report } from './harness';
  * database `bench_scale_<N>` (or --database; the Redis prefix has the same name) is seeded on the first run and reused
  * by later ones, whose first step rebuilds the derived state (`npm run cli -- derived rebuild`). The API runs alone in
  * a child process
- * (ts-node, no worker, no simulator); every operation is warmed up (one request per connection, then --warmup-seconds
+ * (compiled to dist/ first, as `npm start` runs it; no worker, no simulator); every operation is warmed up (one request per connection, then --warmup-seconds
  * of traffic, on other accounts than the measured ones) and then runs at a fixed concurrency of 16 for at most
  * --requests requests and --seconds seconds, each request given up after --timeout-ms (counted as a timeout). Traffic goes
  * to 127.0.0.1 only. `--database` measures another seeded database (its name is also the Redis prefix unless
  * `--redis-prefix` says otherwise); `--only` keeps the operations whose name contains one of the given words (the
  * `/health` baseline always runs); `--keep-derived` skips the rebuild (the code keeping it has not changed). Each row also gives the API's CPU time per answer (`apiCpuMsPerRequest`, from
  * /proc, summed over the API process and its children: one per core with API_PROCESSES), steadier than latency on
- * a shared machine.
+ * a shared machine. Each operation is also compared with `GET /health` measured in rounds alternating with its own
+ * (`…VsAdjacentHealth`: throughput and API CPU per answer), since the host's speed drifts within a run.
  */
 export const CONCURRENCY = 16;
+/** Rounds of an operation alternating with rounds of `GET /health` (its adjacent baseline). */
+const INTERLEAVED_ROUNDS = 8;
 /** Where the warm-up's request indexes start (the measured requests' start at 0); above any --requests. */
 const WARMUP_OFFSET = 1_000_000;
 const ROOT = join(__dirname, '..', '..');
@@ -111,12 +114,24 @@ async function ensureSeeded(env: NodeJS.ProcessEnv, databaseUrl: string, account
   return (Date.now() - started) / 1000;
 }
 
-/** Starts the API and waits until `/health` answers 200; `onLine` receives its log lines (otherwise dropped). */
+/** Compiles the service as `npm start` does (`npm run build`: dist/), so the API measured is the one that ships. */
+export function buildDist(): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }, (error, stdout) =>
+      error ? reject(new Error(`the build failed: ${stdout || error.message}`)) : resolve(),
+    ),
+  );
+}
+
+/**
+ * Starts the API and waits until `/health` answers 200; `onLine` receives its log lines (otherwise dropped). It runs
+ * the compiled dist/src/main.js (buildDist first), as `npm start` and the Docker image do, not the TypeScript sources.
+ */
 export async function startApi(env: NodeJS.ProcessEnv, port: number, onLine?: (line: string) => void): Promise<ChildProcess> {
   // --cpu-prof DIR: the API writes a V8 CPU profile there when it stops (open it in Chrome's DevTools or speedscope).
   const profileDir = textFlag('cpu-prof');
   const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const api = spawn(process.execPath, [...profile, ...TS_NODE, 'src/main.ts'], {
+  const api = spawn(process.execPath, [...profile, 'dist/src/main.js'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'inherit'],
@@ -188,6 +203,75 @@ export function once(
   });
 }
 
+/** The raw outcome of one stretch of requests. */
+export interface Sample {
+  latencies: number[];
+  ok: number;
+  errors: number;
+  timeouts: number;
+  seconds: number;
+  firstError?: string;
+}
+
+/** Runs a call at CONCURRENCY until `total` requests (numbered from `from`) or `seconds` have passed. */
+export async function sample(
+  call: Call,
+  port: number,
+  token: string,
+  from: number,
+  total: number,
+  seconds: number,
+  timeoutMs: number,
+  /** Connections kept from an earlier sample of the same call (interleaved rounds); otherwise new ones, closed after. */
+  kept?: Agent,
+): Promise<Sample> {
+  const concurrency = call.concurrency ?? CONCURRENCY;
+  const agent = kept ?? new Agent({ keepAlive: true, maxSockets: concurrency });
+  const out: Sample = { latencies: [], ok: 0, errors: 0, timeouts: 0, seconds: 0 };
+  let next = from;
+  const started = performance.now();
+  const stopAt = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < from + total && performance.now() < stopAt) {
+        const result = await once(call, port, token, next++, timeoutMs, agent).catch((error: Error) => ({
+          status: -1,
+          ms: 0,
+          body: error.message,
+        }));
+        // Latencies of answers and timeouts only: a refused connection is an error, not a fast answer.
+        if (result.status >= 0) out.latencies.push(result.ms);
+        if (result.status === 0) out.timeouts++;
+        else if (result.status >= 200 && result.status < 300) out.ok++;
+        else {
+          out.errors++;
+          out.firstError ??= `${result.status} ${result.body ?? ''}`;
+        }
+      }
+    }),
+  );
+  if (!kept) agent.destroy();
+  out.seconds = (performance.now() - started) / 1000;
+  return out;
+}
+
+/** Percentiles and throughput over one or more samples (throughput: answers over the samples' summed time). */
+export function summarize(samples: Sample[]): Measured {
+  const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const sum = (field: 'ok' | 'errors' | 'timeouts' | 'seconds') => samples.reduce((total, s) => total + s[field], 0);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  const firstError = samples.find((s) => s.firstError)?.firstError;
+  return {
+    ok: sum('ok'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+    p50: at(0.5),
+    p99: at(0.99),
+    perSecond: sum('ok') / sum('seconds'),
+    firstError,
+  };
+}
+
 /** Runs a call at CONCURRENCY until `total` requests or `seconds` have passed. */
 export async function measure(
   call: Call,
@@ -197,40 +281,42 @@ export async function measure(
   seconds: number,
   timeoutMs: number,
 ): Promise<Measured> {
-  const concurrency = call.concurrency ?? CONCURRENCY;
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  const latencies: number[] = [];
-  let next = 0;
-  let ok = 0;
-  let errors = 0;
-  let timeouts = 0;
-  let firstError: string | undefined;
-  const started = performance.now();
-  const stopAt = started + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total && performance.now() < stopAt) {
-        const result = await once(call, port, token, next++, timeoutMs, agent).catch((error: Error) => ({
-          status: -1,
-          ms: 0,
-          body: error.message,
-        }));
-        // Latencies of answers and timeouts only: a refused connection is an error, not a fast answer.
-        if (result.status >= 0) latencies.push(result.ms);
-        if (result.status === 0) timeouts++;
-        else if (result.status >= 200 && result.status < 300) ok++;
-        else {
-          errors++;
-          firstError ??= `${result.status} ${result.body ?? ''}`;
-        }
-      }
-    }),
-  );
-  agent.destroy();
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { ok, errors, timeouts, p50: at(0.5), p99: at(0.99), perSecond: ok / elapsed, firstError };
+  return summarize([await sample(call, port, token, 0, total, seconds, timeoutMs)]);
+}
+
+/**
+ * `call` and `GET /health` in alternating rounds (`rounds` of each, `total` requests of each in all, each on its own
+ * connections kept across its rounds), so that both see the same stretches of a host whose speed drifts by tens of
+ * percent within minutes: their ratio is then the call's cost, not the moment's. With the API's CPU per answer of each.
+ */
+async function interleaved(
+  api: ChildProcess,
+  call: Call,
+  port: number,
+  token: string,
+  total: number,
+  rounds: number,
+  seconds: number,
+  timeoutMs: number,
+): Promise<{ m: Measured; cpu: number; health: Measured; healthCpu: number }> {
+  const health: Call = { name: 'GET /health', method: 'GET', path: '/health' };
+  const calls: Sample[] = [];
+  const healths: Sample[] = [];
+  let [cpu, healthCpu] = [0, 0];
+  const per = Math.ceil(total / rounds);
+  const agents = [health, call].map((c) => new Agent({ keepAlive: true, maxSockets: c.concurrency ?? CONCURRENCY }));
+  for (let round = 0, from = 0; round < rounds && from < total; round++, from += per) {
+    const size = Math.min(per, total - from);
+    let before = treeCpuMs(api.pid!);
+    healths.push(await sample(health, port, '', from, size, seconds / rounds, timeoutMs, agents[0]));
+    healthCpu += treeCpuMs(api.pid!) - before;
+    before = treeCpuMs(api.pid!);
+    calls.push(await sample(call, port, token, from, size, seconds / rounds, timeoutMs, agents[1]));
+    cpu += treeCpuMs(api.pid!) - before;
+  }
+  for (const agent of agents) agent.destroy();
+  const [m, h] = [summarize(calls), summarize(healths)];
+  return { m, cpu: cpu / Math.max(1, m.ok + m.errors), health: h, healthCpu: healthCpu / Math.max(1, h.ok + h.errors) };
 }
 
 /** One line of the report: the operation's figures and their ratios to the `/health` baseline of the same run. */
@@ -445,11 +531,12 @@ async function main(): Promise<void> {
   // The baseline again at the end: measured first only, it could be slowed by what the API still does after booting
   // and flatter every ratio. The ratios are taken against the faster of the two.
   selected.push({ ...calls[0], name: 'GET /health (baseline, again at the end)' });
+  await buildDist();
   let api = await startApi(env, port);
   await settled(api);
   await runIn(port, runInSeconds);
   let restarts = 0;
-  const measured: { name: string; m: Measured; cpu: number }[] = [];
+  const measured: { name: string; m: Measured; cpu: number; adjacent: { m: Measured; cpu: number } }[] = [];
   try {
     for (const call of selected) {
       // The machine is shared: if something stopped the API, say so and measure on with a new one (at most 3 times).
@@ -468,11 +555,12 @@ async function main(): Promise<void> {
       const warmCall = { ...call, body: call.body && ((i: number) => call.body!(WARMUP_OFFSET + i)) };
       await measure(warmCall, port, token, Number.MAX_SAFE_INTEGER, warmupSeconds, timeoutMs);
       await cancelLeftovers(databaseUrl);
-      const cpuBefore = treeCpuMs(api.pid!);
-      const m = await measure(call, port, token, call.total ?? total, seconds, timeoutMs);
-      const cpu = (treeCpuMs(api.pid!) - cpuBefore) / Math.max(1, m.ok + m.errors);
+      // The host's speed drifts by tens of percent within minutes: `/health` is measured in rounds alternating with
+      // the operation's (one round for the fixed-size ones), and the "adjacent" ratios compare the two.
+      const rounds = call.total ? 1 : INTERLEAVED_ROUNDS;
+      const run = await interleaved(api, call, port, token, call.total ?? total, rounds, seconds, timeoutMs);
       await cancelLeftovers(databaseUrl);
-      measured.push({ name: call.name, m, cpu });
+      measured.push({ name: call.name, m: run.m, cpu: run.cpu, adjacent: { m: run.health, cpu: run.healthCpu } });
       process.stdout.write(`  measured ${call.name}\n`);
     }
   } finally {
@@ -480,9 +568,12 @@ async function main(): Promise<void> {
   }
   const [first, last] = [measured[0], measured[measured.length - 1]];
   const baseline = last.m.perSecond > first.m.perSecond ? last.m : first.m;
-  const rows = measured.map(({ name, m, cpu }) => ({
+  const rows = measured.map(({ name, m, cpu, adjacent }) => ({
     ...resultRow(name, m, baseline, timeoutMs),
     apiCpuMsPerRequest: Number.isNaN(cpu) ? '?' : cpu.toFixed(2),
+    adjacentHealthPerSecond: adjacent.m.perSecond.toFixed(1),
+    throughputVsAdjacentHealth: `${(m.perSecond / adjacent.m.perSecond).toFixed(3)}x`,
+    apiCpuVsAdjacentHealth: Number.isNaN(cpu) ? '?' : `${(cpu / adjacent.cpu).toFixed(2)}x`,
   }));
   // The machine may be shared: the load next to the figures says how far to trust the milliseconds.
   const load = loadavg()
