@@ -8,6 +8,7 @@ import { RedisModule } from './common/redis/redis.module';
 import { StreamLifecycleModule } from './common/wire/stream-lifecycle.service';
 import { DatabaseModule } from './database/database.module';
 
+import { SharedAnswersModule } from './common/shared-answers/shared-answers';
 /**
  * What both processes (API and worker) and the CLI stand on: validated config, logging (nestjs-pino; in the API its
  * middleware logs each request), PostgreSQL, Redis, stream shutdown, and discovery (which finds the keepers of
@@ -25,6 +26,8 @@ export class CoreModule {
         DatabaseModule,
         RedisModule,
         StreamLifecycleModule,
+        // Wherever the area modules (and their controllers) are loaded: the API, and the CLI's module graph.
+        SharedAnswersModule,
       ],
       exports: [ConfigModule],
     };

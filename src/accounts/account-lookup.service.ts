@@ -111,6 +111,15 @@ export class AccountLookupService {
     return this.accounts.findOne({ where: selector.vanity!.type === 'steam' ? { platformVanity: value } : { siteVanity: value } });
   }
 
+  /**
+   * The account id a selector names by id, without reading anything (a read that finds the account's rows proves it
+   * is stored); null when only a look-up can tell (a vanity, a steamId64 of no account). An empty selector is a 422.
+   */
+  namedId(selector: AccountSelector, at = 'body'): number | null {
+    const id = this.selectedId(selector, at);
+    return id === 'vanity' ? null : id;
+  }
+
   /** The account id a selector names (null: a steamId64 of no account), or 'vanity' when a vanity names it. */
   private selectedId({ id, vanity }: AccountSelector, at = 'body'): number | null | 'vanity' {
     if (id?.accountId !== undefined) return id.accountId;

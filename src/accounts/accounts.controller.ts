@@ -1,9 +1,11 @@
-import { Body, Controller, Ip } from '@nestjs/common';
+import { Body, Controller, Ip, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
 import { RequestHeader } from '../common/http/request-header.decorator';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
+import { SharedAnswers } from '../common/shared-answers/shared-answers';
 import { AccountAppsService } from './account-apps.service';
 import { AccountBadgesService } from './account-badges.service';
 import { CompareBadgesService } from './compare-badges.service';
@@ -50,6 +52,7 @@ export class AccountsController {
     private readonly friendPaths: FriendPathService,
     private readonly viewsReader: ViewsReaderService,
     private readonly rankHistory: LeaderboardHistoryService,
+    private readonly shared: SharedAnswers,
   ) {}
 
   @WireOperation({
@@ -98,8 +101,9 @@ export class AccountsController {
     response: AccountGetTrendingResponseBody,
     errors: [400, 422, 500],
   })
-  getTrending(@Body() body: AccountGetTrendingRequestBody): Promise<AccountGetTrendingResponseBody> {
-    return this.viewsReader.trending(body);
+  async getTrending(@Body() body: AccountGetTrendingRequestBody, @Res() res: Response): Promise<void> {
+    const operation = { operationId: 'account.getTrending', schema: AccountGetTrendingResponseBody.name };
+    await this.shared.send(res, operation, body, () => this.viewsReader.trending(body));
   }
 
   @WireOperation({

@@ -1,9 +1,11 @@
-import { Body, Controller, MessageEvent } from '@nestjs/common';
+import { Body, Controller, MessageEvent, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiTags } from '@nestjs/swagger';
 import { Observable } from 'rxjs';
 import { StreamHeartbeat } from '../common/wire/stream-events.dto';
 import { WireOperation, WireStream } from '../common/wire/wire-operation.decorator';
 import { LastEventId } from '../common/replay/last-event-id.decorator';
+import { SharedAnswers } from '../common/shared-answers/shared-answers';
 import { ActivityFeedService } from './activity-feed.service';
 import { ActivityStreamService } from './activity-stream.service';
 import {
@@ -23,6 +25,7 @@ export class ActivityController {
   constructor(
     private readonly feed: ActivityFeedService,
     private readonly streams: ActivityStreamService,
+    private readonly shared: SharedAnswers,
   ) {}
 
   @WireOperation({
@@ -45,8 +48,9 @@ export class ActivityController {
     response: V1ActivityListGlobalFeedResponseBody,
     errors: [400, 422, 500],
   })
-  listGlobalFeed(@Body() body: V1ActivityListGlobalFeedRequestBody): Promise<V1ActivityListGlobalFeedResponseBody> {
-    return this.feed.list(body);
+  async listGlobalFeed(@Body() body: V1ActivityListGlobalFeedRequestBody, @Res() res: Response): Promise<void> {
+    const operation = { operationId: 'activity.listGlobalFeed', schema: V1ActivityListGlobalFeedResponseBody.name };
+    await this.shared.send(res, operation, body, () => this.feed.list(body));
   }
 
   @WireStream({

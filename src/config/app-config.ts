@@ -53,6 +53,8 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** HTTP server processes of the API (node:cluster, sharing the port); 1 serves from the entrypoint itself. */
   apiProcesses: number;
+  /** How long an answer shared by every caller asking the same question is reused (src/common/shared-answers); 0: never. */
+  sharedAnswerTtlMs: number;
   /** Interval of the heartbeat event on every event stream. */
   streamHeartbeatMs: number;
   /** The monthly donation goal shown by donate.getGoal, in cents. */
@@ -238,6 +240,7 @@ export function loadConfig(env: Env): AppConfig {
     trustProxyHops: int(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 120_000),
     apiProcesses,
+    sharedAnswerTtlMs: int(env, 'SHARED_ANSWER_TTL_MS', 1000, 0, 60_000),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
     donationGoalCents: int(env, 'DONATION_GOAL_CENTS', 50_000, 0, 1_000_000_000),
     platform: {

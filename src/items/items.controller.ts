@@ -1,15 +1,20 @@
-import { Body, Controller } from '@nestjs/common';
+import { Body, Controller, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
+import { SharedAnswers } from '../common/shared-answers/shared-answers';
 import { FindOwnersRequestBody, FindOwnersResponseBody } from './dto/find-owners.dto';
 import { ItemOwnersService } from './item-owners.service';
 
 @ApiTags('item')
 @Controller('v1')
 export class ItemsController {
-  constructor(private readonly owners: ItemOwnersService) {}
+  constructor(
+    private readonly owners: ItemOwnersService,
+    private readonly shared: SharedAnswers,
+  ) {}
 
   @WireOperation({
     operationId: 'item.findOwners',
@@ -20,7 +25,9 @@ export class ItemsController {
     response: FindOwnersResponseBody,
     errors: [400, 422, 500, 503],
   })
-  findOwners(@Body() body: FindOwnersRequestBody, @CurrentPrincipal() caller?: Principal): Promise<FindOwnersResponseBody> {
-    return this.owners.find(body, caller);
+  async findOwners(@Body() body: FindOwnersRequestBody, @Res() res: Response, @CurrentPrincipal() caller?: Principal): Promise<void> {
+    // With a credential, each owner's friend path starts at the caller: the caller is part of the question.
+    const operation = { operationId: 'item.findOwners', schema: FindOwnersResponseBody.name };
+    await this.shared.send(res, operation, [body, caller?.accountId ?? null], () => this.owners.find(body, caller));
   }
 }

@@ -93,14 +93,4 @@ export class BoardPageService {
     if (!row) return null;
     return { accountId, score: Number(row.score), rank: await this.ranks.rankOf(board, accountId, Number(row.score)) };
   }
-
-  /** Which of these accounts chose to be hidden. */
-  async hidden(ids: number[]): Promise<Set<number>> {
-    if (!ids.length) return new Set();
-    const rows: { account_id: number }[] = await this.dataSource.query(
-      'SELECT account_id FROM account_settings WHERE hidden AND account_id = ANY($1)',
-      [ids],
-    );
-    return new Set(rows.map((row) => row.account_id));
-  }
 }

@@ -21,6 +21,8 @@ interface Rendering {
  * that state's version (`BadgeCatalogService.holdersVersion`); each request reads the current version (one cheap
  * statement) and gets the kept bytes when it is the same, so an answer is still exact as of the request, never
  * older. A version that differs renders again; concurrent requests share one rendering started after they arrived.
+ * The controller sends it through SharedAnswers (src/common/shared-answers), so under load the version is read once
+ * per shared answer's lifetime (1 s by default) rather than per request.
  */
 @Injectable()
 export class LeaderboardBadgesService {

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
-import { sendRenderedJson } from '../common/wire/rendered-json';
+import { SharedAnswers } from '../common/shared-answers/shared-answers';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { MAX_WINDOW } from './account-boards';
 import { AccountLeaderboardService } from './account-leaderboard.service';
@@ -32,21 +32,25 @@ export class LeaderboardsController {
     private readonly buckets: BucketLeadersService,
     private readonly changes: ChangesService,
     private readonly lowest: LowestRanksService,
+    private readonly shared: SharedAnswers,
   ) {}
 
   @WireOperation({
     operationId: 'leaderboard.getAccountLeaderboard',
     summary: 'Account leaderboard',
-    description: `Ranks are 1-based; \`start\` and \`end\` are inclusive (default 1–10) and a window holds at most ${MAX_WINDOW} ranks (403 beyond). \`goToLeaderboardRank\` centres a window of the same width on that rank. Every refreshed account is ranked; accounts that chose to be hidden keep their rank but come back as null rows, their ranks listed in \`hiddenRanks\`. Ties go to the lower account id, and accounts scoring 0 on a column board share its last rank. Column boards are served by the rank engine, fresh within a second of an update. Badge boards: \`badge_completion_time\` ranks the earliest crafters first, \`badge_highest_level\` the highest level.`,
+    description: `Ranks are 1-based; \`start\` and \`end\` are inclusive (default 1–10) and a window holds at most ${MAX_WINDOW} ranks (403 beyond). \`goToLeaderboardRank\` centres a window of the same width on that rank. Every refreshed account is ranked; accounts that chose to be hidden keep their rank but come back as null rows, their ranks listed in \`hiddenRanks\`. Ties go to the lower account id, and accounts scoring 0 on a column board share its last rank. Column boards are served by the rank engine, fresh within a second of an update; identical requests within a second (the default \`SHARED_ANSWER_TTL_MS\`) share one answer. Badge boards: \`badge_completion_time\` ranks the earliest crafters first, \`badge_highest_level\` the highest level.`,
     auth: 'any',
     response: V1LeaderboardGetAccountLeaderboardResponseBody,
     errors: [400, 401, 403, 404, 422, 500],
   })
-  getAccountLeaderboard(
+  async getAccountLeaderboard(
     @Body() body: V1LeaderboardGetAccountLeaderboardRequestBody,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<V1LeaderboardGetAccountLeaderboardResponseBody> {
-    return this.accountBoards.get(body, principal.accountId);
+    @Res() res: Response,
+  ): Promise<void> {
+    // The caller's own row (`ownAccount`) makes the caller part of the question.
+    const operation = { operationId: 'leaderboard.getAccountLeaderboard', schema: V1LeaderboardGetAccountLeaderboardResponseBody.name };
+    await this.shared.send(res, operation, [body, principal.accountId], () => this.accountBoards.get(body, principal.accountId));
   }
 
   @WireOperation({
@@ -71,8 +75,8 @@ export class LeaderboardsController {
     extraModels: [BucketLeader],
     errors: [400, 401, 422, 500],
   })
-  getBucketLeaders(@Body() body: V1LeaderboardGetBucketLeadersRequestBody): Promise<BucketLeader[]> {
-    return this.buckets.leaders(body);
+  async getBucketLeaders(@Body() body: V1LeaderboardGetBucketLeadersRequestBody, @Res() res: Response): Promise<void> {
+    await this.shared.send(res, { operationId: 'leaderboard.getBucketLeaders', schema: null }, body, () => this.buckets.leaders(body));
   }
 
   @WireOperation({
@@ -83,8 +87,10 @@ export class LeaderboardsController {
     bareResponse: { type: 'object', additionalProperties: { type: 'integer' }, example: { '10': 52311, '20': 20417 } },
     errors: [400, 401, 422, 500],
   })
-  getLowestRanks(@Body() body: V1LeaderboardGetLowestRanksRequestBody): Promise<Record<string, number>> {
-    return this.lowest.lowestRanks(body.leaderboard);
+  async getLowestRanks(@Body() body: V1LeaderboardGetLowestRanksRequestBody, @Res() res: Response): Promise<void> {
+    await this.shared.send(res, { operationId: 'leaderboard.getLowestRanks', schema: null }, body, () =>
+      this.lowest.lowestRanks(body.leaderboard),
+    );
   }
 
   @WireOperation({
@@ -96,22 +102,25 @@ export class LeaderboardsController {
     response: LeaderboardGetChangesResponseBody,
     errors: [400, 422, 500],
   })
-  getChanges(@Body() body: LeaderboardGetChangesRequestBody): Promise<LeaderboardGetChangesResponseBody> {
-    return this.changes.changes(body);
+  async getChanges(@Body() body: LeaderboardGetChangesRequestBody, @Res() res: Response): Promise<void> {
+    const operation = { operationId: 'leaderboard.getChanges', schema: LeaderboardGetChangesResponseBody.name };
+    await this.shared.send(res, operation, body, () => this.changes.changes(body));
   }
 
   @WireOperation({
     operationId: 'leaderboard.listBadges',
     summary: 'Badges available for leaderboard tracking',
     description:
-      'Every badge held by at least one tracked account, with completion statistics and rarity, maintained by the update worker (exact as of the last committed update).',
+      'Every badge held by at least one tracked account, with completion statistics and rarity, maintained by the update worker (at most a second behind the last committed update).',
     auth: 'any',
     response: V1LeaderboardListBadgesResponseBody,
     errors: [400, 401, 500],
     noBody: true,
   })
   async listBadges(@Res() res: Response): Promise<void> {
-    // Sent as rendered once for every caller (see LeaderboardBadgesService), `$schema` included.
-    sendRenderedJson(res, await this.badgeBoards.list());
+    // Rendered once per state of the listing (see LeaderboardBadgesService), `$schema` included; its version is
+    // checked once per shared answer's lifetime.
+    const operation = { operationId: 'leaderboard.listBadges', schema: V1LeaderboardListBadgesResponseBody.name };
+    await this.shared.sendRendered(res, operation, null, () => this.badgeBoards.list());
   }
 }

@@ -5,7 +5,6 @@ import { unprocessable } from '../common/problem/problem.exception';
 import { RankReader } from '../ranks/rank-reader.service';
 import { propertyOf } from '../ranks/rank-scopes';
 import { COLUMN_BOARDS } from './account-boards';
-import { BoardPageService } from './board-page.service';
 import {
   PreviewAccount,
   V1LeaderboardPreviewAccountRankRequestBody as Request,
@@ -23,7 +22,6 @@ export class PreviewRankService {
     private readonly lookup: AccountLookupService,
     private readonly accounts: LeaderboardAccountsService,
     private readonly ranks: RankReader,
-    private readonly pages: BoardPageService,
   ) {}
 
   async preview(request: Request): Promise<Response> {
@@ -56,10 +54,8 @@ export class PreviewRankService {
     const above = others.find((entry) => entry.position === ahead);
     const below = others.find((entry) => entry.position === ahead + 1);
     const neighbours = [above, below].filter((entry) => entry !== undefined).map((entry) => entry.accountId);
-    const [cards, hidden] = await Promise.all([
-      this.accounts.byIds([...(account ? [me] : []), ...neighbours]),
-      this.pages.hidden(neighbours),
-    ]);
+    // The cards and which neighbours chose to be hidden, in one statement.
+    const { cards, hidden } = await this.accounts.withHidden([...(account ? [me] : []), ...neighbours]);
     const preview = (accountId: number, rowRank: number, rowScore: number): PreviewAccount | null => {
       const card = cards.get(accountId);
       return card ? { ...card, rank: rowRank, score: rowScore, differenceToUs: rowScore - score } : null;

@@ -144,6 +144,19 @@ describe('account.listBadges and account.getBadgeHeatmap', () => {
     expect(apps.body.searches).toEqual([]);
   });
 
+  it('should answer 404 for an account not stored, by id or steamId64, and count no search for it', async () => {
+    const unknown = { id: { accountId: 99_999 }, search: 'Gamma' };
+    const send = (body: Record<string, unknown>) =>
+      ctx.http().post('/v1/account.listBadges').set('Authorization', `Bearer ${key}`).send(body);
+    expect((await send(unknown).expect(404)).body.detail).toMatch(/not tracked/);
+    await send({ id: { steamId64: String(76561197960265728n + 99_999n) }, search: 'Gamma' }).expect(404);
+    // A stored account whose filter leaves no badge is an empty page, not a 404.
+    const empty = await list({ filters: { appIds: [999_999_999] } }).expect(200);
+    expect(empty.body).toMatchObject({ badges: [], pages: 0, totalHits: 0 });
+    const res = await ctx.http().post('/v1/search.getTrending').send({ source: 'badge', window: '24h' }).expect(200);
+    expect(res.body.searches.map((s: { query: string }) => s.query)).not.toContain('Gamma');
+  });
+
   it('should count badges per month in the heatmap, as a bare map', async () => {
     const res = await ctx
       .http()

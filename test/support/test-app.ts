@@ -40,6 +40,8 @@ export function testConfig(name: string, extra: Record<string, string> = {}): Ap
     SESSION_RATE_LIMIT_PER_MINUTE: '1000000',
     ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000000',
     FAILED_CREDENTIAL_LIMIT_PER_MINUTE: '1000000',
+    // Tests read right after writing; test/e2e/shared-answers.e2e.spec.ts runs with shared answers on.
+    SHARED_ANSWER_TTL_MS: '0',
     ...extra,
   });
 }

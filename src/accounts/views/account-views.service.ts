@@ -24,12 +24,12 @@ export class AccountViewsService {
   }
 
   async record(accountId: number, visitor: string): Promise<void> {
-    // The view event travels in the counters' pipeline (one round trip), after the hit. It once went in a second
-    // round trip because a stream following the account sometimes missed the tick; that was a stream opened before
-    // its start position was read (fixed in openResumableStream), not the pipeline.
+    // The view event is issued right after the hit, in the same write (see ViewTrends.hit). It once went in a
+    // second round trip because a stream following the account sometimes missed the tick; that was a stream opened
+    // before its start position was read (fixed in openResumableStream), not the shared write.
     const log = this.progress.accountLog(accountId);
-    await this.counter.hit(String(accountId), visitor, new Date(), (pipeline) =>
-      log.appendIn(pipeline, this.progress.channel, { type: 'view', accountId, totalDelta: 1 }, [
+    await this.counter.hit(String(accountId), visitor, new Date(), () =>
+      log.append(this.progress.channel, { type: 'view', accountId, totalDelta: 1 }, [
         { event: 'account-view-tick', data: { accountId, totalDelta: 1 } },
       ]),
     );

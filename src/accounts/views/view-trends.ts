@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis, { ChainableCommander } from 'ioredis';
+import Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { REDIS, redisKey } from '../../common/redis/redis.module';
@@ -103,10 +103,12 @@ export class ViewTrends implements DerivedStateKeeper {
   }
 
   /**
-   * Counts one view; `also` adds commands sent in the same write (the profile's view event), so a view costs the
-   * profile one Redis round trip.
+   * Counts one view. `also` issues more commands (the profile's view event) right after the hit, in the same turn of
+   * the event loop: ioredis's auto-pipelining sends everything a turn issues on the connection in one write, so the
+   * hit, the event and the profile's own ranks script (issued in the same turn) share one round trip. An explicit
+   * pipeline was a write of its own.
    */
-  async hit(member: string, visitor: string, at = new Date(), also?: (pipeline: ChainableCommander) => void): Promise<void> {
+  async hit(member: string, visitor: string, at = new Date(), also?: () => Promise<void>): Promise<void> {
     const keys = [this.bucket('h', at), this.bucket('d', at)].flatMap((bucket) => [
       this.key('visitors', bucket, member),
       this.key('rank-total', bucket),
@@ -118,10 +120,17 @@ export class ViewTrends implements DerivedStateKeeper {
       this.rolling('24h', next('24h')),
       ...(['7d', '30d'] as const).flatMap((window) => [this.rolling(window, at), this.rolling(window, next(window))]),
     ];
-    const pipeline = this.redis.pipeline() as ChainableCommander & Record<string, (...args: (string | number)[]) => unknown>;
-    pipeline.badgeStatsRecordViewHit(keys.length + rollings.length, ...keys, ...rollings, member, visitor, RETENTION_SECONDS, 2);
-    also?.(pipeline);
-    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
+    const client = this.redis as Redis & Record<string, (...args: (string | number)[]) => Promise<unknown>>;
+    const counted = client.badgeStatsRecordViewHit(
+      keys.length + rollings.length,
+      ...keys,
+      ...rollings,
+      member,
+      visitor,
+      RETENTION_SECONDS,
+      2,
+    );
+    await Promise.all([counted, also?.()]);
   }
 
   counts(member: string, window: TrendingWindow): Promise<TrendingCounts> {

@@ -19,7 +19,7 @@
  *
  * See `docs/architecture.md` (Resumable streams) for the decisions and the memory cost.
  */
-import Redis, { ChainableCommander } from 'ioredis';
+import Redis from 'ioredis';
 
 /** One entry of a replay log: the SSE event name and its `data:` as stored (JSON text; empty when none). */
 export interface ReplayEntry {
@@ -138,11 +138,6 @@ export class ReplayLog {
    */
   async append(channel: string, message: unknown, entries: NewReplayEntry[]): Promise<void> {
     await (this.redis as unknown as AppendCommand)[APPEND_COMMAND](...this.appendArguments(channel, message, entries));
-  }
-
-  /** `append`, as a command of `pipeline` (a pipeline of this log's client): sent in the pipeline's write. */
-  appendIn(pipeline: ChainableCommander, channel: string, message: unknown, entries: NewReplayEntry[]): void {
-    void (pipeline as unknown as AppendCommand)[APPEND_COMMAND](...this.appendArguments(channel, message, entries));
   }
 
   private appendArguments(channel: string, message: unknown, entries: NewReplayEntry[]): (string | number)[] {

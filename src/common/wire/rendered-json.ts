@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { serializeWire } from './raw-json';
 
 /** The `$schema` link of a wire response: what linkWireSchemas (schema-link.ts) puts first in every object answer. */
 export function schemaLink(publicBaseUrl: string, schema: string): string {
@@ -15,9 +16,13 @@ export class RenderedJson {
   /** Express's ETag of the body, computed on first send (hashing 300 kB per request is a cost of its own). */
   etag?: string;
 
-  /** `schema` names the response DTO: the body starts with its `$schema` link, as linkWireSchemas (schema-link.ts) adds it to the others. */
-  constructor(publicBaseUrl: string, schema: string, answer: object) {
-    this.body = Buffer.from(JSON.stringify({ $schema: schemaLink(publicBaseUrl, schema), ...answer }), 'utf8');
+  /**
+   * `schema` names the response DTO: the body starts with its `$schema` link, as linkWireSchemas (schema-link.ts) adds
+   * it to the others; null for a bare answer (an array or a map), which has none. RawJson parts go in as they are.
+   */
+  constructor(publicBaseUrl: string, schema: string | null, answer: object) {
+    const linked = schema === null ? answer : { $schema: schemaLink(publicBaseUrl, schema), ...answer };
+    this.body = Buffer.from(serializeWire(linked), 'utf8');
   }
 }
 
