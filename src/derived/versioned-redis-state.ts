@@ -1,5 +1,6 @@
 import { releaseLock, renewLock, tryLock } from '../common/redis/redis-lock';
 import Redis from 'ioredis';
+import { JsonLogger } from '../common/logging/json-logger';
 
 /** The keys a versioned state needs: which version is served, the next number, the build lock, every build's keys. */
 export interface VersionKeys {
@@ -42,6 +43,7 @@ export async function withoutBootBuilds<T>(create: () => Promise<T>): Promise<T>
  * expires if its holder dies); within a process, callers join the build under way. Each keeper supplies `build`.
  */
 export class VersionedRedisState {
+  private readonly logger = new JsonLogger('VersionedRedisState');
   private building: Promise<void> | null = null;
   private booting: Promise<void> | null = null;
 
@@ -87,6 +89,17 @@ export class VersionedRedisState {
       if (!(await this.current())) await this.build();
     }).finally(() => (this.building = null));
     return this.building;
+  }
+
+  /**
+   * `ensureBuilt` for a read that found no version (a flushed Redis) and answers without waiting: the build runs in
+   * the background and a failure (PostgreSQL away too) is logged, not left an unhandled rejection, which would stop
+   * the process. The next read that finds no version asks again.
+   */
+  startBuild(): void {
+    this.ensureBuilt().catch((error: unknown) =>
+      this.logger.error({ msg: 'build of a versioned state failed', version: this.keys.version, error: String(error) }),
+    );
   }
 
   /** Rebuilds even when a version exists (operators, the seed), after any build under way. */

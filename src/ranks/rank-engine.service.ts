@@ -58,6 +58,11 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     return this.state.ensureBuilt();
   }
 
+  /** Starts a build in the background when no version exists; a failure is logged (VersionedRedisState.startBuild). */
+  startBuild(): void {
+    this.state.startBuild();
+  }
+
   /** Rebuilds from PostgreSQL even when a version exists (operators, the seed), after any build under way. */
   rebuild(): Promise<void> {
     return this.state.rebuild();

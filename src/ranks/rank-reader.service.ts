@@ -99,7 +99,7 @@ export class RankReader {
   /** The version being served, or null while none exists (a flushed Redis): then a rebuild is started. */
   async currentVersion(): Promise<string | null> {
     const version = await this.redis.get(this.keys.version);
-    if (!version) void this.engine.ensureBuilt();
+    if (!version) this.engine.startBuild();
     return version;
   }
 
@@ -278,7 +278,7 @@ export class RankReader {
     const flags = columns.flatMap((column) => [column, scores[column] > 0 ? '1' : '0']);
     const out = await this.profileRanksScript(this.keys.version, this.keys.versionPrefix, String(accountId), memberOf(accountId), ...flags);
     if (out.length === 0) {
-      void this.engine.ensureBuilt();
+      this.engine.startBuild();
       return null;
     }
     if (out.length === 1) return null;

@@ -179,10 +179,22 @@ describe('losing a backing store while running', () => {
         .set('Authorization', `Bearer ${key}`)
         .send({ id: { accountId: 4001 } }),
     );
+    // The Redis restarted by the test before is empty: a rank read finds no version and starts a build in the
+    // background, which fails with PostgreSQL away. The build's failure is logged, never an unhandled rejection (that
+    // would stop the process); the read answers 503 meanwhile.
+    await expect503(
+      await http()
+        .post('/v1/leaderboard.getAccountLeaderboard')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ leaderboard: 'xp', start: 1, end: 10 }),
+    );
     expect(Date.now() - started).toBeLessThan(5000);
     const health = await http().get('/health');
     expect(health.status).toBe(503);
     expect(health.body).toEqual({ status: 'degraded', checks: { postgres: 'down', redis: 'up' } });
+    await waitFor('the failed build to be logged', async () =>
+      logs.lines.some((line) => line.includes('build of a versioned state failed')),
+    );
 
     await postgres.open();
     await waitFor('health', async () => (await http().get('/health')).status === 200);

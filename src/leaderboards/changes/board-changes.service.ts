@@ -52,7 +52,7 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap,
   /** The version being served, or null while none exists (then a build is started). */
   async currentVersion(): Promise<string | null> {
     const version = await this.state.current();
-    if (!version) void this.state.ensureBuilt();
+    if (!version) this.state.startBuild();
     return version;
   }
 
