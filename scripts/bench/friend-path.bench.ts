@@ -15,7 +15,8 @@ import { prepareDatabase } from '../../src/database/prepare-database';
 import { Universe } from '../../src/platform/simulator/universe/universe';
 import { CopyLoad, dropStructures, restoreStructures, secondaryStructures } from '../../src/seed/bulk-load';
 import { numberFlag, report } from './harness';
-import { Call, Measured, cancelLeftovers, freePort, ids, measure, resultRow, run, startApi, stopApi, buildDist } from './scale.bench';
+import { cancelLeftovers, freePort, run, startApi, stopApi, buildDist } from './api-process';
+import { Call, Measured, ids, measure, resultRow } from './load';
 
 /**
  * `npm run bench:friend-path -- --accounts 1000000 [--pairs 200 --timeout-ms 10000 --seed 1 --drop]`

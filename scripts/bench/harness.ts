@@ -16,6 +16,12 @@ export function numberFlag(name: string, fallback: number): number {
   return value;
 }
 
+/** `--name value` flags of a bench script, as text. */
+export function textFlag(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
 export interface BenchEnvironment {
   config: AppConfig;
   simulator: PlatformSimulator;

@@ -12,7 +12,8 @@ import { Agent } from 'node:http';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { freePort, once, run, startApi, stopApi, buildDist } from './scale.bench';
+import { freePort, run, startApi, stopApi, buildDist } from './api-process';
+import { once } from './load';
 
 const { values } = parseArgs({
   options: {

@@ -1,0 +1,150 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { Agent } from 'node:http';
+import { createServer } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { textFlag } from './harness';
+import { once } from './load';
+
+/**
+ * The API under measurement as a child process (the compiled dist/, as `npm start` runs it), and the CPU time it and
+ * the stores spend, read from /proc: steadier than latency on a shared machine.
+ */
+const ROOT = join(__dirname, '..', '..');
+const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [...TS_NODE, file, ...args], { cwd: ROOT, env, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${file} ${args.join(' ')} failed: ${stderr || error.message}`)) : resolve(stdout),
+    ),
+  );
+}
+
+/** Compiles the service as `npm start` does (`npm run build`: dist/), so the API measured is the one that ships. */
+export function buildDist(): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }, (error, stdout) =>
+      error ? reject(new Error(`the build failed: ${stdout || error.message}`)) : resolve(),
+    ),
+  );
+}
+
+/**
+ * Starts the API and waits until `/health` answers 200; `onLine` receives its log lines (otherwise dropped). It runs
+ * the compiled dist/src/main.js (buildDist first), as `npm start` and the Docker image do, not the TypeScript sources.
+ */
+export async function startApi(env: NodeJS.ProcessEnv, port: number, onLine?: (line: string) => void): Promise<ChildProcess> {
+  // --cpu-prof DIR: the API writes a V8 CPU profile there when it stops (open it in Chrome's DevTools or speedscope).
+  const profileDir = textFlag('cpu-prof');
+  const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const api = spawn(process.execPath, [...profile, 'dist/src/main.js'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'inherit'],
+  });
+  if (onLine) createInterface({ input: api.stdout! }).on('line', onLine);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (api.exitCode !== null) throw new Error(`the API exited with code ${api.exitCode}`);
+    const up = await once({ name: 'health', method: 'GET', path: '/health' }, port, '', 0, 2000, new Agent()).catch(() => null);
+    if (up?.status === 200) return api;
+    if (Date.now() > deadline) throw new Error('the API did not become healthy within 120 s');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** SIGTERM, and SIGKILL if it is still there 15 s later. */
+export async function stopApi(api: ChildProcess): Promise<void> {
+  api.kill('SIGTERM');
+  const killer = setTimeout(() => api.kill('SIGKILL'), 15_000);
+  await new Promise((resolve) => (api.exitCode !== null || api.signalCode !== null ? resolve(null) : api.once('exit', resolve)));
+  clearTimeout(killer);
+}
+
+/**
+ * Waits until the API has finished its boot-time work (at a million accounts it loads its friend graph, ~10 s of CPU,
+ * after it already answers /health): until it spends under 5 % of a core over a second, for at most two minutes.
+ * Measured during that work, the first operations' tails were the boot's, not theirs.
+ */
+export async function settled(api: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  let before = treeCpuMs(api.pid!);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = treeCpuMs(api.pid!);
+    if (Number.isNaN(now) || now - before < 50) return;
+    before = now;
+  }
+}
+
+/** CPU time (user + system, ms) of a process and its live children, from /proc (NaN elsewhere). */
+export function treeCpuMs(pid: number): number {
+  const own = procStat(pid);
+  if (!own) return NaN;
+  const ticks = (fields: string[]) => Number(fields[11]) + Number(fields[12]);
+  let total = ticks(own.fields);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === pid) continue;
+    const stat = procStat(entry);
+    if (stat && Number(stat.fields[1]) === pid) total += ticks(stat.fields);
+  }
+  return (total * 1000) / 100;
+}
+
+/** The fields of /proc/<pid>/stat after the command name, and the name (NaN-safe: null when the process is gone). */
+function procStat(id: number | string): { name: string; fields: string[] } | null {
+  try {
+    const text = readFileSync(`/proc/${id}/stat`, 'utf8');
+    const close = text.lastIndexOf(') ');
+    return { name: text.slice(text.indexOf('(') + 1, close), fields: text.slice(close + 2).split(' ') };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time (user + system, ms) of every PostgreSQL and Redis process on the machine, from /proc (NaN elsewhere). The
+ * bench is their only client while it measures, so the difference across a stretch of requests is those requests'.
+ */
+export function storesCpuMs(): { postgres: number; redis: number } {
+  const out = { postgres: 0, redis: 0 };
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return { postgres: NaN, redis: NaN };
+  }
+  for (const entry of entries) {
+    const stat = procStat(entry);
+    if (!stat) continue;
+    const ms = ((Number(stat.fields[11]) + Number(stat.fields[12])) * 1000) / 100;
+    if (stat.name === 'postgres') out.postgres += ms;
+    else if (stat.name.startsWith('redis-server')) out.redis += ms;
+  }
+  return out;
+}
+
+/** Queries the API left running after its client gave up would slow the next operation: cancel them. */
+export async function cancelLeftovers(databaseUrl: string): Promise<void> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  await db.query(
+    `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND application_name = 'badge-stats' AND state = 'active' AND pid <> pg_backend_pid()`,
+  );
+  await db.end();
+}

@@ -1,0 +1,186 @@
+/**
+ * The bench scripts' load generator: one request (`once`), a stretch of them at a fixed concurrency on kept
+ * connections (`sample`), their percentiles and throughput (`summarize`), and a report row against a baseline.
+ */
+import { Agent, request } from 'node:http';
+
+/** Requests in flight per operation, as the issue's figures are stated. */
+export const CONCURRENCY = 16;
+
+export interface Call {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: (i: number) => unknown;
+  /** A fixed number of requests (findFriendPath: 200 pairs) instead of --requests. */
+  total?: number;
+  /** Requests in flight (default CONCURRENCY): 1 measures a request's own latency, with no queueing behind others. */
+  concurrency?: number;
+}
+
+export interface Measured {
+  ok: number;
+  errors: number;
+  timeouts: number;
+  p50: number;
+  p99: number;
+  perSecond: number;
+  firstError?: string;
+}
+
+/** Deterministic pseudo-random account ids, so two runs ask for the same accounts. */
+export function ids(count: number, max: number, salt: number): number[] {
+  let x = (salt * 2654435761) >>> 0 || 1;
+  return Array.from({ length: count }, () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return 1 + ((x >>> 0) % max);
+  });
+}
+
+/** One request: status and latency, or 0 and the timeout when it took longer. */
+export function once(
+  call: Call,
+  port: number,
+  token: string,
+  i: number,
+  timeoutMs: number,
+  agent: Agent,
+): Promise<{ status: number; ms: number; body?: string }> {
+  const payload = call.body ? JSON.stringify(call.body(i)) : undefined;
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: call.path,
+        method: call.method,
+        agent,
+        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(payload ? { 'Content-Type': 'application/json' } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.length < 4 && chunks.push(chunk));
+        res.on('end', () => {
+          clearTimeout(timer);
+          const ok = res.statusCode! < 300;
+          resolve({
+            status: res.statusCode!,
+            ms: performance.now() - started,
+            body: ok ? undefined : Buffer.concat(chunks).toString().slice(0, 200),
+          });
+        });
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy();
+      resolve({ status: 0, ms: timeoutMs });
+    }, timeoutMs);
+    // After a timeout the destroyed request errors too; the promise is settled by then and ignores it.
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end(payload);
+  });
+}
+
+/** The raw outcome of one stretch of requests. */
+export interface Sample {
+  latencies: number[];
+  ok: number;
+  errors: number;
+  timeouts: number;
+  seconds: number;
+  firstError?: string;
+}
+
+/** Runs a call at CONCURRENCY until `total` requests (numbered from `from`) or `seconds` have passed. */
+export async function sample(
+  call: Call,
+  port: number,
+  token: string,
+  from: number,
+  total: number,
+  seconds: number,
+  timeoutMs: number,
+  /** Connections kept from an earlier sample of the same call (interleaved rounds); otherwise new ones, closed after. */
+  kept?: Agent,
+): Promise<Sample> {
+  const concurrency = call.concurrency ?? CONCURRENCY;
+  const agent = kept ?? new Agent({ keepAlive: true, maxSockets: concurrency });
+  const out: Sample = { latencies: [], ok: 0, errors: 0, timeouts: 0, seconds: 0 };
+  let next = from;
+  const started = performance.now();
+  const stopAt = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < from + total && performance.now() < stopAt) {
+        const result = await once(call, port, token, next++, timeoutMs, agent).catch((error: Error) => ({
+          status: -1,
+          ms: 0,
+          body: error.message,
+        }));
+        // Latencies of answers and timeouts only: a refused connection is an error, not a fast answer.
+        if (result.status >= 0) out.latencies.push(result.ms);
+        if (result.status === 0) out.timeouts++;
+        else if (result.status >= 200 && result.status < 300) out.ok++;
+        else {
+          out.errors++;
+          out.firstError ??= `${result.status} ${result.body ?? ''}`;
+        }
+      }
+    }),
+  );
+  if (!kept) agent.destroy();
+  out.seconds = (performance.now() - started) / 1000;
+  return out;
+}
+
+/** Percentiles and throughput over one or more samples (throughput: answers over the samples' summed time). */
+export function summarize(samples: Sample[]): Measured {
+  const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const sum = (field: 'ok' | 'errors' | 'timeouts' | 'seconds') => samples.reduce((total, s) => total + s[field], 0);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  const firstError = samples.find((s) => s.firstError)?.firstError;
+  return {
+    ok: sum('ok'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+    p50: at(0.5),
+    p99: at(0.99),
+    perSecond: sum('ok') / sum('seconds'),
+    firstError,
+  };
+}
+
+/** Runs a call at CONCURRENCY until `total` requests or `seconds` have passed. */
+export async function measure(
+  call: Call,
+  port: number,
+  token: string,
+  total: number,
+  seconds: number,
+  timeoutMs: number,
+): Promise<Measured> {
+  return summarize([await sample(call, port, token, 0, total, seconds, timeoutMs)]);
+}
+
+/** One line of the report: the operation's figures and their ratios to the `/health` baseline of the same run. */
+export function resultRow(name: string, m: Measured, baseline: Measured, timeoutMs: number): Record<string, string> {
+  const ms = (v: number) => (v >= timeoutMs ? `≥${timeoutMs}` : v.toFixed(1));
+  return {
+    operation: name.padEnd(44),
+    ok: `${m.ok}`.padStart(4),
+    errors: `${m.errors}`,
+    timeouts: `${m.timeouts}`,
+    p50ms: ms(m.p50).padStart(7),
+    p99ms: ms(m.p99).padStart(7),
+    perSecond: m.perSecond.toFixed(1).padStart(7),
+    p50VsHealth: `${m.p50 >= timeoutMs ? '≥' : ''}${(m.p50 / baseline.p50).toFixed(1)}x`,
+    throughputVsHealth: `${(m.perSecond / baseline.perSecond).toFixed(3)}x`,
+    ...(m.firstError ? { firstError: m.firstError.replace(/\s+/g, ' ').slice(0, 120) } : {}),
+  };
+}
