@@ -18,6 +18,9 @@ const ORDER_COLUMNS = {
   completion_time: 'ab.completion_time',
 } as const;
 
+/** A reference to the badge catalogue's aliases (`b.`, `a.`; not `ab.`) in a condition or an order. */
+const READS_CATALOGUE = /(^|[^a-z_.])[ab]\./;
+
 /** `account.listBadges`: the badges an account holds, filtered, ordered and paged. */
 @Injectable()
 export class AccountBadgesService {
@@ -37,8 +40,14 @@ export class AccountBadgesService {
     const order = request.order ?? {};
     const direction = order.direction === 'asc' ? 'ASC' : 'DESC';
     const page = request.page ?? 1;
-    const from = `FROM account_badges ab JOIN badges b ON b.id = ab.badge_id LEFT JOIN apps a ON a.app_id = b.app_id WHERE ${where.sql()}`;
-    const orderBy = `${ORDER_COLUMNS[order.by ?? 'xp']} ${direction}, b.id ${direction}`;
+    const orderBy = `${ORDER_COLUMNS[order.by ?? 'xp']} ${direction}, ab.badge_id ${direction}`;
+    // The catalogue (`b` badges, `a` apps) is joined only when a filter or the order reads it. Unfiltered, the page
+    // and its total are the account's own rows, by their primary key: joined, the planner (expecting hundreds of
+    // rows for an account with tens) hashed the whole badge catalogue twice per page, most of the statement's time.
+    const catalogue = READS_CATALOGUE.test(`${where.sql()} ${orderBy}`)
+      ? 'JOIN badges b ON b.id = ab.badge_id LEFT JOIN apps a ON a.app_id = b.app_id '
+      : '';
+    const from = `FROM account_badges ab ${catalogue}WHERE ${where.sql()}`;
     // The page, its badges' statistics and the total in one statement (the total as an InitPlan, read once).
     const held = await this.catalog.forHoldings<{ heldLevel: number; heldXp: number; completedAt: Date; total: number }>(
       `SELECT ab.* ${from} ORDER BY ${orderBy} LIMIT ${BADGES_PAGE_SIZE} OFFSET ${(page - 1) * BADGES_PAGE_SIZE}`,
