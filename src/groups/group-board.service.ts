@@ -90,7 +90,7 @@ export class GroupBoard implements DerivedStateKeeper, OnApplicationBootstrap, O
   private async board(): Promise<string> {
     const version = await this.state.current();
     if (version) return this.key(`v${version}`);
-    void this.ensureBuilt().catch((error: unknown) => this.logger.error({ msg: 'group board build failed', error: String(error) }));
+    this.state.startBuild();
     throw new ProblemException(503, 'The group leaderboard is being rebuilt; try again in a minute.', { headers: { 'Retry-After': '60' } });
   }
 
