@@ -7,12 +7,12 @@ import { ConfigModule } from './config/config.module';
 import { RedisModule } from './common/redis/redis.module';
 import { StreamLifecycleModule } from './common/wire/stream-lifecycle.service';
 import { DatabaseModule } from './database/database.module';
-
 import { SharedAnswersModule } from './common/shared-answers/shared-answers';
+
 /**
  * What both processes (API and worker) and the CLI stand on: validated config, logging (nestjs-pino; in the API its
- * middleware logs each request), PostgreSQL, Redis, stream shutdown, and discovery (which finds the keepers of
- * derived state, see src/derived).
+ * middleware logs each request), PostgreSQL, Redis, stream shutdown, shared answers (src/common/shared-answers), and
+ * discovery (which finds the keepers of derived state, see src/derived).
  */
 @Module({})
 export class CoreModule {
