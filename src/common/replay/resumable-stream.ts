@@ -61,6 +61,10 @@ function resumableStream(options: ResumableStreamOptions, opening: string | unde
     };
     const liveEntries = options.tail.listen().subscribe((entry) => (live ? send([entry]) : early.push(entry)));
     let beats: Subscription | undefined;
+    // Set by the teardown. The opening reads are awaited: a client that leaves (or a shutdown) meanwhile has torn
+    // the stream down before its heartbeats were subscribed, and subscribing them then would leave their timer
+    // running, and the stream's closures held, for as long as the process lives.
+    let closed = false;
     const begin = async () => {
       await options.tail.ready();
       const log = options.tail.log;
@@ -89,12 +93,14 @@ function resumableStream(options: ResumableStreamOptions, opening: string | unde
         if (resync) queue.next(of({ type: RESYNC_EVENT, id: position, data: { reason: resync.reason, refetch: options.refetch } }));
         if (options.start) queue.next(options.start(position));
       }
+      if (closed) return;
       send(early.splice(0));
       live = true;
       beats = options.heartbeats.subscribe((beat) => queue.next(of(beat)));
     };
     begin().catch((error: unknown) => observer.error(error));
     return () => {
+      closed = true;
       liveEntries.unsubscribe();
       beats?.unsubscribe();
       output.unsubscribe();
