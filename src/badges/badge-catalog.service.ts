@@ -33,7 +33,7 @@ export interface BadgeStatistics {
 
 /**
  * A badge with its maintained holder statistics (`badge_holder_stats`, one row per badge), the number of its
- * app's card classes held (`app_card_classes`, a range of its primary key) and its set's market price
+ * app's card classes held (`app_card_counts`, joined where the card count is read) and its set's market price
  * (`app_market_prices`, kept by the pricing job): no read aggregates the holdings.
  */
 const SELECT_STATISTICS = `
@@ -46,7 +46,9 @@ const SELECT_STATISTICS = `
          COALESCE(p.set_price, 0) AS price, COALESCE(p.unlisted_cards > 0, false) AS "noListing",
          COALESCE(p.unmarketable_cards > 0, false) AS "isNmc"`;
 
-const CARD_COUNT = `(SELECT count(*) FROM app_card_classes c WHERE c.app_id = b.app_id AND c.owners > 0)::int AS "cardCount"`;
+/** The badge's `cardCount`: a key look-up of its app's maintained count (`app_card_counts`, joined as `k`). */
+const CARD_COUNT = `COALESCE(k.classes, 0) AS "cardCount"`;
+const CARD_COUNT_JOIN = 'LEFT JOIN app_card_counts k ON k.app_id = b.app_id';
 
 const JOINS = `
     LEFT JOIN apps a ON a.app_id = b.app_id
@@ -107,8 +109,13 @@ export function commonBadgeFields(badge: HeldBadge) {
   };
 }
 
+/** The rows as read, their bigint counts made numbers in place (the rows are this read's own; see toAppBadge on spreads). */
 function parse<T extends HeldBadge = BadgeStatistics>(rows: Record<string, unknown>[]): T[] {
-  return rows.map((row) => ({ ...row, scarcity: Number(row.scarcity), trackedHolders: Number(row.trackedHolders) }) as T);
+  for (const row of rows) {
+    row.scarcity = Number(row.scarcity);
+    row.trackedHolders = Number(row.trackedHolders);
+  }
+  return rows as T[];
 }
 
 /** Reads badge definitions together with their maintained holder statistics. */
@@ -119,14 +126,21 @@ export class BadgeCatalogService {
   /** The badges of one app (normal and foil), through `ix_badges_app_id`. */
   async forApp(appId: number): Promise<BadgeStatistics[]> {
     return parse(
-      await this.dataSource.query(`${SELECT_STATISTICS}, ${CARD_COUNT} ${FROM} WHERE b.app_id = $1 ORDER BY b.is_foil, b.id`, [appId]),
+      await this.dataSource.query(
+        `${SELECT_STATISTICS}, ${CARD_COUNT} ${FROM} ${CARD_COUNT_JOIN} WHERE b.app_id = $1 ORDER BY b.is_foil, b.id`,
+        [appId],
+      ),
     );
   }
 
   /** The given badges, in no particular order, through the primary keys. */
   async byIds(ids: number[]): Promise<BadgeStatistics[]> {
     if (!ids.length) return [];
-    return parse(await this.dataSource.query(`${SELECT_STATISTICS}, ${CARD_COUNT} ${FROM} WHERE b.id = ANY($1) ORDER BY b.id`, [ids]));
+    return parse(
+      await this.dataSource.query(`${SELECT_STATISTICS}, ${CARD_COUNT} ${FROM} ${CARD_COUNT_JOIN} WHERE b.id = ANY($1) ORDER BY b.id`, [
+        ids,
+      ]),
+    );
   }
 
   /**
@@ -142,7 +156,7 @@ export class BadgeCatalogService {
   ): Promise<(BadgeStatistics & T)[]> {
     return parse<BadgeStatistics & T>(
       await this.dataSource.query(
-        `${SELECT_STATISTICS}, ${CARD_COUNT}, ${columns} FROM (${holdings}) ab JOIN badges b ON b.id = ab.badge_id ${JOINS} ORDER BY ${order}`,
+        `${SELECT_STATISTICS}, ${CARD_COUNT}, ${columns} FROM (${holdings}) ab JOIN badges b ON b.id = ab.badge_id ${JOINS} ${CARD_COUNT_JOIN} ORDER BY ${order}`,
         parameters,
       ),
     );

@@ -9,6 +9,7 @@ import { AccountUpdateEntity } from '../accounts/entities/account-update.entity'
 import { AppEntity } from '../apps/entities/app.entity';
 import { AppOwnerCountEntity } from '../apps/entities/app-owner-count.entity';
 import { AppCardClassEntity } from '../badges/entities/app-card-class.entity';
+import { AppCardCountEntity } from '../badges/entities/app-card-count.entity';
 import { BadgeHolderStatsEntity } from '../badges/entities/badge-holder-stats.entity';
 import { BadgeTagEditEntity } from '../badges/entities/badge-tag-edit.entity';
 import { BadgeTagEntity } from '../badges/entities/badge-tag.entity';
@@ -59,6 +60,7 @@ export const ENTITIES = [
   PlatformTotalsEntity,
   BadgeHolderStatsEntity,
   AppCardClassEntity,
+  AppCardCountEntity,
   BoardValueLeaderEntity,
   AccountRankHistoryEntity,
   AccountBestRankEntity,

@@ -42,6 +42,10 @@ const RECOMPUTED_CARDS = `
   SELECT app_id, class_id, count(*)::int AS owners FROM inventory_items
    WHERE kind = 'card' AND app_id IS NOT NULL GROUP BY app_id, class_id ORDER BY app_id, class_id`;
 const MAINTAINED_CARDS = 'SELECT app_id, class_id, owners FROM app_card_classes WHERE owners > 0 ORDER BY app_id, class_id';
+const RECOMPUTED_CARD_COUNTS = `
+  SELECT app_id, count(DISTINCT class_id)::int AS classes FROM inventory_items
+   WHERE kind = 'card' AND app_id IS NOT NULL GROUP BY app_id ORDER BY app_id`;
+const MAINTAINED_CARD_COUNTS = 'SELECT app_id, classes FROM app_card_counts WHERE classes <> 0 ORDER BY app_id';
 
 const RECOMPUTED_LEADERS = `
   (SELECT DISTINCT ON (level) 'xp' AS board, level AS value, account_id, xp AS score FROM accounts
@@ -87,6 +91,7 @@ describe('derived state: platform totals, badge holder statistics, card classes'
     expect(totals).toEqual(recomputed);
     expect(await ctx.dataSource.query(MAINTAINED_HOLDERS)).toEqual(await ctx.dataSource.query(RECOMPUTED_HOLDERS));
     expect(await ctx.dataSource.query(MAINTAINED_CARDS)).toEqual(await ctx.dataSource.query(RECOMPUTED_CARDS));
+    expect(await ctx.dataSource.query(MAINTAINED_CARD_COUNTS)).toEqual(await ctx.dataSource.query(RECOMPUTED_CARD_COUNTS));
     expect(await ctx.dataSource.query(MAINTAINED_LEADERS)).toEqual(await ctx.dataSource.query(RECOMPUTED_LEADERS));
   }
 
@@ -267,15 +272,18 @@ describe('derived state: platform totals, badge holder statistics, card classes'
       totals: await ctx.dataSource.query('SELECT * FROM platform_totals ORDER BY stripe'),
       holders: await ctx.dataSource.query(MAINTAINED_HOLDERS),
       cards: await ctx.dataSource.query(MAINTAINED_CARDS),
+      cardCounts: await ctx.dataSource.query(MAINTAINED_CARD_COUNTS),
       leaders: await ctx.dataSource.query(MAINTAINED_LEADERS),
     };
     await ctx.dataSource.query('DELETE FROM board_value_leaders WHERE value % 2 = 0');
     expect(before.totals.length).toBeGreaterThan(1);
     await ctx.dataSource.query('UPDATE badge_holder_stats SET holders = holders + 5, highest_level = 99');
     await ctx.dataSource.query('UPDATE platform_totals SET xp = 0');
+    await ctx.dataSource.query('UPDATE app_card_counts SET classes = classes + 3');
     expect(await rebuildDerivedState(ctx.app, MINE)).toEqual(MINE);
     expect(await ctx.dataSource.query(MAINTAINED_HOLDERS)).toEqual(before.holders);
     expect(await ctx.dataSource.query(MAINTAINED_CARDS)).toEqual(before.cards);
+    expect(await ctx.dataSource.query(MAINTAINED_CARD_COUNTS)).toEqual(before.cardCounts);
     expect(await ctx.dataSource.query(MAINTAINED_LEADERS)).toEqual(before.leaders);
     await expectMaintainedEqualsRecomputed();
     // One stripe now holds what the stripes held between them.

@@ -16,8 +16,9 @@ export const RECOMPUTE_CARD_CLASSES = `
 const keyOf = (card: CardClass) => `${card.appId}\u0000${card.classId}`;
 
 /**
- * The normal card classes seen per app, with how many inventories hold each (an app's `cardCount` is the number
- * of classes held), maintained from the diff of each update's inventory inside the writer's transaction.
+ * The normal card classes seen per app, with how many inventories hold each, and per app the number of classes
+ * held (`app_card_counts`, a badge's `cardCount`), maintained from the diff of each update's inventory inside the
+ * writer's transaction.
  */
 @Injectable()
 @DerivedState('app-card-classes')
@@ -42,20 +43,40 @@ export class AppCardClasses implements DerivedStateKeeper {
       .filter((row) => row.owners !== 0)
       .sort((a, b) => a.appId - b.appId || (a.classId < b.classId ? -1 : a.classId > b.classId ? 1 : 0));
     if (!rows.length) return;
+    // One statement: the classes' new owner counts come back from the upsert (each row's new count minus this
+    // update's delta is its count before, read under the row's lock, so concurrent writers add up), and each app's
+    // count of classes with owners moves by the classes that crossed zero. Every writer locks its class rows before
+    // its apps' count rows, both in key order, so no two writers wait on each other in a cycle.
     await manager.query(
-      `INSERT INTO app_card_classes AS c (app_id, class_id, owners)
-       SELECT * FROM unnest($1::int[], $2::text[], $3::int[]) AS d(app_id, class_id, owners) ORDER BY app_id, class_id COLLATE "C"
-       ON CONFLICT (app_id, class_id) DO UPDATE SET owners = c.owners + EXCLUDED.owners`,
+      `WITH delta AS (
+         SELECT * FROM unnest($1::int[], $2::text[], $3::int[]) AS d(app_id, class_id, owners)
+       ), counted AS (
+         INSERT INTO app_card_classes AS c (app_id, class_id, owners)
+         SELECT * FROM delta ORDER BY app_id, class_id COLLATE "C"
+         ON CONFLICT (app_id, class_id) DO UPDATE SET owners = c.owners + EXCLUDED.owners
+         RETURNING c.app_id, c.class_id, c.owners
+       ), crossed AS (
+         SELECT n.app_id, sum(CASE WHEN n.owners > 0 AND n.owners - d.owners <= 0 THEN 1
+                                   WHEN n.owners <= 0 AND n.owners - d.owners > 0 THEN -1 ELSE 0 END)::int AS classes
+           FROM counted n JOIN delta d USING (app_id, class_id) GROUP BY n.app_id
+       )
+       INSERT INTO app_card_counts AS k (app_id, classes)
+       SELECT app_id, classes FROM crossed WHERE classes <> 0 ORDER BY app_id
+       ON CONFLICT (app_id) DO UPDATE SET classes = k.classes + EXCLUDED.classes`,
       [rows.map((r) => r.appId), rows.map((r) => r.classId), rows.map((r) => r.owners)],
     );
   }
 
-  /** Recomputes the classes from `inventory_items` (see PlatformTotals.rebuild for the locking). */
+  /** Recomputes the classes and their counts from `inventory_items` (see PlatformTotals.rebuild for the locking). */
   async rebuild(): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      await manager.query('LOCK TABLE app_card_classes IN EXCLUSIVE MODE');
+      await manager.query('LOCK TABLE app_card_classes, app_card_counts IN EXCLUSIVE MODE');
       await manager.query('DELETE FROM app_card_classes');
+      await manager.query('DELETE FROM app_card_counts');
       await manager.query(`INSERT INTO app_card_classes (app_id, class_id, owners) ${RECOMPUTE_CARD_CLASSES}`);
+      await manager.query(
+        `INSERT INTO app_card_counts (app_id, classes) SELECT app_id, count(*) FROM app_card_classes WHERE owners > 0 GROUP BY app_id`,
+      );
     });
   }
 }
