@@ -27,7 +27,7 @@ export class AccountFriendsService {
     return {
       friends: friendships
         .filter((f) => cards.has(f.friendAccountId))
-        .map((f) => ({ ...cards.get(f.friendAccountId)!, friendsSince: f.friendSince?.toISOString() ?? null })),
+        .map((f) => Object.assign({}, cards.get(f.friendAccountId)!, { friendsSince: f.friendSince?.toISOString() ?? null })),
     };
   }
 }

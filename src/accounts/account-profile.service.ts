@@ -43,7 +43,7 @@ export class AccountProfileService {
       ? await this.ranks.accountRanks(account.accountId, account as unknown as Record<string, unknown>)
       : null;
     const ranks = this.currentRanks(current, extras.bestRanks);
-    return { ...toProfile(account, extras.roles, extras.costs), ...ranks, images: extras.images };
+    return Object.assign(toProfile(account, extras.roles, extras.costs), ranks, { images: extras.images });
   }
 
   /**

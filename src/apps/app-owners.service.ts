@@ -36,7 +36,7 @@ export class AppOwnersService {
     return {
       owners: page.map((row) => {
         const card = cards.get(row.account_id);
-        return card ? { ...card, playtime: row.playtime } : null;
+        return card ? Object.assign({}, card, { playtime: row.playtime }) : null;
       }),
       maxPageSize,
       ...(rows.length > limit ? { nextCursor: encodeCursor([last.playtime, last.account_id]) } : {}),

@@ -38,7 +38,7 @@ export class BadgeCraftersService {
     return {
       crafters: page.map((row) => {
         const card = cards.get(row.account_id);
-        return card ? { ...card, completedAt: row.completion_time.toISOString() } : null;
+        return card ? Object.assign({}, card, { completedAt: row.completion_time.toISOString() }) : null;
       }),
       maxPageSize,
       ...(rows.length > limit ? { nextCursor: encodeCursor([last.completion_time.toISOString(), last.account_id]) } : {}),

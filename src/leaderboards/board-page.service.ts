@@ -68,7 +68,8 @@ export class BoardPageService {
     const [{ cards, hidden }, extra] = await Promise.all([this.accounts.withHidden(ids), extras(all)]);
     const toRow = (entry: RankedEntry): V1AccountLeaderboardAccount | null => {
       const card = cards.get(entry.accountId);
-      return card ? { ...card, rank: entry.rank, appPlaytime: null, ...extra(entry) } : null;
+      // Object.assign onto a new object, not `{ ...card, rank }`: V8 builds that spread on a slow path (see toAppBadge).
+      return card ? Object.assign({}, card, { rank: entry.rank, appPlaytime: null }, extra(entry)) : null;
     };
     const visible = (entry: RankedEntry) => entry.accountId === callerAccountId || !hidden.has(entry.accountId);
     const hiddenRanks = entries.filter((entry) => !visible(entry)).map((entry) => entry.rank);

@@ -70,9 +70,9 @@ export class BucketLeadersService {
     ]);
     return buckets.map((bucket, i) => {
       const leader = leaders[i];
-      if (!leader) return { ...bucket, empty: true };
+      if (!leader) return Object.assign({}, bucket, { empty: true });
       const account = leader.card ? cardOf(leader.card) : (cards.get(leader.account_id) ?? null);
-      return { ...bucket, empty: false, rank: ranks[i], score: leader.score, account };
+      return Object.assign({}, bucket, { empty: false, rank: ranks[i], score: leader.score, account });
     });
   }
 

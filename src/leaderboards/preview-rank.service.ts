@@ -48,9 +48,9 @@ export class PreviewRankService {
     const from = Math.max(1, ahead - 1);
     const window = await this.ranks.window(board, from, ahead + 2);
     const others = window
-      .map((entry, i) => ({ ...entry, position: from + i }))
+      .map((entry, i) => Object.assign({}, entry, { position: from + i }))
       .filter((entry) => entry.accountId !== me)
-      .map((entry) => ({ ...entry, position: position && position < entry.position ? entry.position - 1 : entry.position }));
+      .map((entry) => Object.assign(entry, { position: position && position < entry.position ? entry.position - 1 : entry.position }));
     const above = others.find((entry) => entry.position === ahead);
     const below = others.find((entry) => entry.position === ahead + 1);
     const neighbours = [above, below].filter((entry) => entry !== undefined).map((entry) => entry.accountId);
@@ -58,7 +58,7 @@ export class PreviewRankService {
     const { cards, hidden } = await this.accounts.withHidden([...(account ? [me] : []), ...neighbours]);
     const preview = (accountId: number, rowRank: number, rowScore: number): PreviewAccount | null => {
       const card = cards.get(accountId);
-      return card ? { ...card, rank: rowRank, score: rowScore, differenceToUs: rowScore - score } : null;
+      return card ? Object.assign({}, card, { rank: rowRank, score: rowScore, differenceToUs: rowScore - score }) : null;
     };
     return {
       ...(account ? { ownAccount: preview(me, rank, score) } : {}),

@@ -254,7 +254,8 @@ export class RankReader {
     return new Map(
       PROFILE_RANK_BOARDS.map((board) => {
         const column = COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!;
-        return [board, { ...byColumn.get(column)!, score: scores[column] }];
+        const { ranks, totals } = byColumn.get(column)!;
+        return [board, { ranks, totals, score: scores[column] }];
       }),
     );
   }

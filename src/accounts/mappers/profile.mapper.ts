@@ -111,8 +111,8 @@ export function toLeaderboardAccount(account: CardAccount & { createdAt: Date; r
 
 /** The wire profile of an account. Ranks stay null until leaderboards are computed. */
 export function toProfile(account: AccountEntity, roles: AccountRoleEntity[], costs?: BadgeCosts): V1AccountGetInfoResponseBody {
-  return {
-    ...accountRecord(account, toRoles(roles), costs),
+  // Assigned onto the record, not spread with it into a new literal (V8's slow path; see toAppBadge).
+  return Object.assign(accountRecord(account, toRoles(roles), costs), {
     accountId: account.accountId,
     theme: account.theme,
     appPrivacy: account.appPrivacy,
@@ -127,5 +127,5 @@ export function toProfile(account: AccountEntity, roles: AccountRoleEntity[], co
     connections: [],
     currentRanks: null,
     currentBestRanks: null,
-  };
+  });
 }
