@@ -10,8 +10,10 @@ describe('shared answers', () => {
   let ctx: PipelineContext;
   let key: string;
   let otherKey: string;
-  const board = (body: Record<string, unknown>, secret = key) =>
-    ctx.http().post('/v1/leaderboard.getAccountLeaderboard').set('Authorization', `Bearer ${secret}`).send(body);
+  /** An authorised call of a wire operation (`leaderboard.getChanges`, …). */
+  const post = (operation: string, body: Record<string, unknown> = {}, secret = key) =>
+    ctx.http().post(`/v1/${operation}`).set('Authorization', `Bearer ${secret}`).send(body);
+  const board = (body: Record<string, unknown>, secret = key) => post('leaderboard.getAccountLeaderboard', body, secret);
 
   beforeAll(async () => {
     ctx = await startPipeline('shared', { env: { SHARED_ANSWER_TTL_MS: String(TTL_MS) } });
@@ -67,8 +69,7 @@ describe('shared answers', () => {
       await new Promise((resolve) => setTimeout(resolve, TTL_MS + 500));
       return original(body);
     });
-    const ask = () =>
-      ctx.http().post('/v1/leaderboard.getBucketLeaders').send({ leaderboard: 'apps' }).set('Authorization', `Bearer ${key}`);
+    const ask = () => post('leaderboard.getBucketLeaders', { leaderboard: 'apps' });
     const first = ask();
     await new Promise((resolve) => setTimeout(resolve, TTL_MS + 100));
     const [a, b] = await Promise.all([first, ask()]);
@@ -88,26 +89,14 @@ describe('shared answers', () => {
 
   it('should send bare answers without a $schema link, and the movers with theirs', async () => {
     const computed = jest.spyOn(ctx.app.get(BucketLeadersService), 'leaders');
-    const leaders = await ctx
-      .http()
-      .post('/v1/leaderboard.getBucketLeaders')
-      .send({ leaderboard: 'xp' })
-      .set('Authorization', `Bearer ${key}`);
+    const leaders = await post('leaderboard.getBucketLeaders', { leaderboard: 'xp' });
     expect(leaders.status).toBe(200);
     expect(Array.isArray(leaders.body)).toBe(true);
     expect(leaders.body.length).toBeGreaterThan(0);
-    const again = await ctx
-      .http()
-      .post('/v1/leaderboard.getBucketLeaders')
-      .send({ leaderboard: 'xp' })
-      .set('Authorization', `Bearer ${key}`);
+    const again = await post('leaderboard.getBucketLeaders', { leaderboard: 'xp' });
     expect(again.text).toBe(leaders.text);
     expect(computed).toHaveBeenCalledTimes(1);
-    const lowest = await ctx
-      .http()
-      .post('/v1/leaderboard.getLowestRanks')
-      .send({ leaderboard: 'xp' })
-      .set('Authorization', `Bearer ${key}`);
+    const lowest = await post('leaderboard.getLowestRanks', { leaderboard: 'xp' });
     expect(lowest.status).toBe(200);
     expect(lowest.body.$schema).toBeUndefined();
     const movers = await ctx
