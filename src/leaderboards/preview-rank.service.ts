@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { AccountLookupService } from '../accounts/account-lookup.service';
+import { AccountLookupService, notTracked } from '../accounts/account-lookup.service';
 import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
 import { unprocessable } from '../common/problem/problem.exception';
-import { RankReader } from '../ranks/rank-reader.service';
+import { PreviewPlace, RankReader } from '../ranks/rank-reader.service';
 import { propertyOf } from '../ranks/rank-scopes';
 import { COLUMN_BOARDS } from './account-boards';
 import {
@@ -32,21 +32,16 @@ export class PreviewRankService {
         { location: 'body.id', message: 'id, vanity or value is required' },
       ]);
     }
-    const account = named ? await this.lookup.findTracked(request) : null;
-    const me = account?.accountId ?? -1;
     const hypothetical = request.value !== undefined && request.value !== null;
-    const own = account ? Number((account as unknown as Record<string, number>)[propertyOf(column)]) : 0;
-    const score = hypothetical ? request.value! : own;
-    const board = await this.ranks.scope(column, null);
-    const onBoard = Boolean(account?.updatedAt);
-    // Where the account really is (0: not on the board), and how many others rank before the previewed score.
-    const position = onBoard ? await this.ranks.rankOf(board, me, own) : 0;
-    const ahead =
-      hypothetical || !onBoard ? (await this.ranks.rankOfScore(board, score)) - 1 - (onBoard && own > score ? 1 : 0) : position - 1;
+    const value = hypothetical ? request.value! : null;
+    const place = named
+      ? await this.placeNamed(column, request, value)
+      : Object.assign((await this.ranks.previewPlace(column, null, value))!, { accountId: -1 });
+    const { board, position, ahead, window, accountId: me } = place;
+    const score = value ?? place.own;
     const rank = ahead + 1;
     // The two others around that place: positions `ahead` and `ahead + 1` once the account itself is taken out.
     const from = Math.max(1, ahead - 1);
-    const window = await this.ranks.window(board, from, ahead + 2);
     const others = window
       .map((entry, i) => Object.assign({}, entry, { position: from + i }))
       .filter((entry) => entry.accountId !== me)
@@ -55,16 +50,36 @@ export class PreviewRankService {
     const below = others.find((entry) => entry.position === ahead + 1);
     const neighbours = [above, below].filter((entry) => entry !== undefined).map((entry) => entry.accountId);
     // The cards and which neighbours chose to be hidden, in one statement.
-    const { cards, hidden } = await this.accounts.withHidden([...(account ? [me] : []), ...neighbours]);
+    const { cards, hidden } = await this.accounts.withHidden([...(named ? [me] : []), ...neighbours]);
+    if (named && !cards.has(me)) throw notTracked();
     const preview = (accountId: number, rowRank: number, rowScore: number): PreviewAccount | null => {
       const card = cards.get(accountId);
       return card ? Object.assign({}, card, { rank: rowRank, score: rowScore, differenceToUs: rowScore - score }) : null;
     };
     return {
-      ...(account ? { ownAccount: preview(me, rank, score) } : {}),
+      ...(named ? { ownAccount: preview(me, rank, score) } : {}),
       ...(above && !hidden.has(above.accountId) ? { rankedAbove: preview(above.accountId, rank - 1, above.score) } : {}),
       ...(below && !hidden.has(below.accountId) ? { rankedBelow: preview(below.accountId, rank + 1, below.score) } : {}),
       rankedOutOf: board.population,
     };
+  }
+
+  /**
+   * The place of a named account. Named by id and in the board's set, the rank engine alone knows its score and
+   * place (its card, read with the neighbours', proves it is tracked); otherwise (a vanity, a score of 0, never
+   * refreshed, or not tracked: 404) the account is read first and its stored score placed.
+   */
+  private async placeNamed(column: string, request: Request, value: number | null): Promise<PreviewPlace & { accountId: number }> {
+    const accountId = this.lookup.namedId(request);
+    const fromBoard = accountId === null ? null : await this.ranks.previewPlace(column, { accountId, onBoard: true }, value);
+    if (fromBoard) return Object.assign(fromBoard, { accountId: accountId! });
+    const account = await this.lookup.findTracked(request);
+    const own = Number((account as unknown as Record<string, number>)[propertyOf(column)]);
+    const place = await this.ranks.previewPlace(
+      column,
+      { accountId: account.accountId, score: own, onBoard: Boolean(account.updatedAt) },
+      value,
+    );
+    return Object.assign(place!, { accountId: account.accountId });
   }
 }

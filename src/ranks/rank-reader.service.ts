@@ -8,6 +8,7 @@ import { RankEngine } from './rank-engine.service';
 import { RankKeys } from './rank-keys';
 import { GLOBAL_RANKS_LUA } from './global-ranks.lua';
 import { PROFILE_RANKS_LUA } from './profile-ranks.lua';
+import { PREVIEW_PLACE_LUA } from './preview-place.lua';
 import { CHANGE_BOARDS, COLUMN_BOARDS } from '../leaderboards/account-boards';
 import {
   LocationFilter,
@@ -66,6 +67,20 @@ const LEVEL_OF_SCOPE: Record<string, ScopeLevel> = { g: 'global', 'r:': 'region'
 
 type ProfileRanksScript = (versionKey: string, versionPrefix: string, ...args: string[]) => Promise<(string | number)[]>;
 type GlobalRanksScript = (versionKey: string, ...args: string[]) => Promise<number[]>;
+type PreviewPlaceScript = (versionKey: string, ...args: string[]) => Promise<(string | number)[]>;
+
+/** Where a previewed score sits on a column's global board (see PREVIEW_PLACE_LUA). */
+export interface PreviewPlace {
+  board: BoardScope;
+  /** The account's own rank; 0 when it is not on the board. */
+  position: number;
+  /** How many others rank before the previewed score. */
+  ahead: number;
+  /** The account's score as the board holds it (or as the caller gave it). */
+  own: number;
+  /** The board from position max(1, ahead - 1) to ahead + 2, the account itself included. */
+  window: RankedEntry[];
+}
 
 /**
  * The rank engine's reader side: scopes, ranks, windows and board sizes, each a few O(log N) Redis calls.
@@ -77,6 +92,7 @@ export class RankReader {
   private cells: { version: string; at: number; cells: string[] } | null = null;
   private readonly profileRanksScript: ProfileRanksScript;
   private readonly globalRanksScript: GlobalRanksScript;
+  private readonly previewPlaceScript: PreviewPlaceScript;
 
   constructor(
     private readonly engine: RankEngine,
@@ -90,6 +106,9 @@ export class RankReader {
     redis.defineCommand('badgeStatsGlobalRanks', { numberOfKeys: 1, lua: GLOBAL_RANKS_LUA });
     const globalRanks = (redis as unknown as Record<string, GlobalRanksScript>).badgeStatsGlobalRanks;
     this.globalRanksScript = globalRanks.bind(redis) as GlobalRanksScript;
+    redis.defineCommand('badgeStatsPreviewPlace', { numberOfKeys: 1, lua: PREVIEW_PLACE_LUA });
+    const previewPlace = (redis as unknown as Record<string, PreviewPlaceScript>).badgeStatsPreviewPlace;
+    this.previewPlaceScript = previewPlace.bind(redis) as PreviewPlaceScript;
   }
 
   private get keys(): RankKeys {
@@ -199,12 +218,6 @@ export class RankReader {
     return index === null ? null : { accountId, rank: Number(index) + 1, score: Number(score) };
   }
 
-  /** Where a score not on the board would go: after every better score (first among equal ones). */
-  async rankOfScore(board: BoardScope, score: number): Promise<number> {
-    if (score <= 0) return board.scored + 1;
-    return (await this.redis.zcount(board.key, `(${score}`, '+inf')) + 1;
-  }
-
   /** How many accounts on the board score at least `score` (> 0). */
   countAtLeast(board: BoardScope, score: number): Promise<number> {
     return this.redis.zcount(board.key, score, '+inf');
@@ -218,12 +231,55 @@ export class RankReader {
       for (let i = 0; i < flat.length; i += 2)
         entries.push({ accountId: accountOf(flat[i]), score: Number(flat[i + 1]), rank: start + i / 2 });
     }
+    return this.withZeroTail(board, start, end, entries);
+  }
+
+  /** `entries` (the window's part in the sorted set) followed by its part among the accounts scoring 0. */
+  private async withZeroTail(board: BoardScope, start: number, end: number, entries: RankedEntry[]): Promise<RankedEntry[]> {
     const zeroStart = Math.max(start, board.scored + 1);
     if (end >= zeroStart && zeroStart <= board.population) {
       const ids = await this.zeroTail(board, zeroStart - board.scored - 1, end - zeroStart + 1);
       for (const accountId of ids) entries.push({ accountId, score: 0, rank: board.scored + 1 });
     }
     return entries;
+  }
+
+  /**
+   * Where `value` (or the account's own score) sits on a column's global board, with the board around it: one script
+   * (preview-place.lua.ts), and PostgreSQL only for a window reaching the accounts scoring 0. `account.score` is the
+   * account's score when the caller has read it; without it the board's is used, and null is returned when the
+   * account is not in the board's set (the caller reads the account and asks again).
+   */
+  async previewPlace(
+    column: string,
+    account: { accountId: number; score?: number; onBoard: boolean } | null,
+    value: number | null,
+  ): Promise<PreviewPlace | null> {
+    const known = account === null ? '0' : account.score === undefined ? '' : String(account.score);
+    const out = await this.previewPlaceScript(
+      this.keys.version,
+      ...this.boardKeyAround(column),
+      ...aroundVersion((version) => this.keys.population(version)),
+      account ? memberOf(account.accountId) : '',
+      known,
+      account?.onBoard ? '1' : '0',
+      value === null ? '' : String(value),
+    );
+    if (!out.length) {
+      this.engine.startBuild();
+      throw rebuilding();
+    }
+    const version = String(out[0]);
+    const [population, scored, position] = out.slice(1, 4).map(Number);
+    if (position < 0) return null;
+    const board = this.boardScope(version, column, this.keys.board(version, column, 'g'), population, scored, ['g']);
+    const ahead = Number(out[4]);
+    const from = Math.max(1, ahead - 1);
+    const entries: RankedEntry[] = [];
+    for (let i = 6; i < out.length; i += 2)
+      entries.push({ accountId: accountOf(String(out[i])), score: Number(out[i + 1]), rank: from + (i - 6) / 2 });
+    const window = await this.withZeroTail(board, from, ahead + 2, entries);
+    return { board, position, ahead, own: Number(out[5]), window };
   }
 
   /** Accounts scoring 0 in the scope, by account id: the tail of the board, from PostgreSQL. */
