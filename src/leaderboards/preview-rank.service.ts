@@ -32,16 +32,15 @@ export class PreviewRankService {
         { location: 'body.id', message: 'id, vanity or value is required' },
       ]);
     }
-    const hypothetical = request.value !== undefined && request.value !== null;
-    const value = hypothetical ? request.value! : null;
+    const value = request.value ?? null;
+    // Without an account the script always places the value (null is only for an account it cannot place).
     const place = named
       ? await this.placeNamed(column, request, value)
       : Object.assign((await this.ranks.previewPlace(column, null, value))!, { accountId: -1 });
-    const { board, position, ahead, window, accountId: me } = place;
+    const { board, position, ahead, from, window, accountId: me } = place;
     const score = value ?? place.own;
     const rank = ahead + 1;
     // The two others around that place: positions `ahead` and `ahead + 1` once the account itself is taken out.
-    const from = Math.max(1, ahead - 1);
     const others = window
       .map((entry, i) => Object.assign({}, entry, { position: from + i }))
       .filter((entry) => entry.accountId !== me)

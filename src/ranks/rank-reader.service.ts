@@ -76,6 +76,8 @@ export interface PreviewPlace {
   position: number;
   /** How many others rank before the previewed score. */
   ahead: number;
+  /** The position of the window's first entry: max(1, ahead - 1). */
+  from: number;
   /** The account's score as the board holds it (or as the caller gave it). */
   own: number;
   /** The board from position max(1, ahead - 1) to ahead + 2, the account itself included. */
@@ -279,7 +281,7 @@ export class RankReader {
     for (let i = 6; i < out.length; i += 2)
       entries.push({ accountId: accountOf(String(out[i])), score: Number(out[i + 1]), rank: from + (i - 6) / 2 });
     const window = await this.withZeroTail(board, from, ahead + 2, entries);
-    return { board, position, ahead, own: Number(out[5]), window };
+    return { board, position, ahead, from, own: Number(out[5]), window };
   }
 
   /** Accounts scoring 0 in the scope, by account id: the tail of the board, from PostgreSQL. */
