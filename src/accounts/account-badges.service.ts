@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { toAppBadge } from '../apps/mappers/app-badge.mapper';
+import { appBadgeText, HOLDING_INFO_TEXT } from '../apps/mappers/app-badge-text';
+import { V1AppBadge } from '../apps/dto/app-badges.dto';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
 import { addBadgeFilters, BADGE_NAME_ORDER } from '../badges/badge-filters';
 import { SqlConditions } from '../common/sql-conditions';
+import { holdRawJson, RawJson } from '../common/wire/raw-json';
 import { SearchTrendsService } from '../search/search-trends.service';
 import { AccountLookupService } from './account-lookup.service';
 import { AccountSearch } from './dto/account-search.dto';
@@ -17,6 +19,9 @@ const ORDER_COLUMNS = {
   name: BADGE_NAME_ORDER,
   completion_time: 'ab.completion_time',
 } as const;
+
+/** A badge of the page with the account's holding of it, as JSON text. */
+const PAGE_ITEM_TEXT = appBadgeText(HOLDING_INFO_TEXT);
 
 /** A reference to the badge catalogue's aliases (`b.`, `a.`; not `ab.`) in a condition or an order. */
 const READS_CATALOGUE = /(^|[^a-z_.])[ab]\./;
@@ -48,27 +53,23 @@ export class AccountBadgesService {
       ? 'JOIN badges b ON b.id = ab.badge_id LEFT JOIN apps a ON a.app_id = b.app_id '
       : '';
     const from = `FROM account_badges ab ${catalogue}WHERE ${where.sql()}`;
-    // The page, its badges' statistics and the total in one statement (the total as an InitPlan, read once).
-    const held = await this.catalog.forHoldings<{ heldLevel: number; heldXp: number; completedAt: Date; total: number }>(
+    // The page, its badges' statistics and the total in one statement (the total as an InitPlan, read once), the page
+    // as JSON text written by PostgreSQL and sent as it is (app-badge-text.ts).
+    const found = await this.catalog.holdingsAsText<{ total: number }>(
       `SELECT ab.* ${from} ORDER BY ${orderBy} LIMIT ${BADGES_PAGE_SIZE} OFFSET ${(page - 1) * BADGES_PAGE_SIZE}`,
-      `ab.level AS "heldLevel", ab.xp AS "heldXp", ab.completion_time AS "completedAt", (SELECT count(*)::int ${from}) AS total`,
+      PAGE_ITEM_TEXT,
+      `(SELECT count(*)::int ${from}) AS total`,
       orderBy,
       where.parameters,
     );
-    if (!held.length && named !== null) await this.lookup.findTracked(request);
+    if (!found.total && named !== null) await this.lookup.findTracked(request);
     // Counted once the account is known to be stored: a 404 writes nothing.
     if (request.search && searcher) await this.searches.record('badge', request.search, searcher);
-    // A page past the end has no row to carry the total.
-    const total: number = held.length
-      ? held[0].total
-      : (await this.dataSource.query(`SELECT count(*)::int AS total ${from}`, where.parameters))[0].total;
-    return {
-      badges: held.map((badge) =>
-        toAppBadge(badge, { completionTime: badge.completedAt.toISOString(), level: badge.heldLevel, xp: badge.heldXp }),
-      ),
-      pages: Math.ceil(total / BADGES_PAGE_SIZE),
-      totalHits: total,
-    };
+    return holdRawJson({
+      badges: new RawJson<V1AppBadge[]>(found.text),
+      pages: Math.ceil(found.total / BADGES_PAGE_SIZE),
+      totalHits: found.total,
+    });
   }
 
   /** Badges completed per calendar month (UTC), keyed `YYYY-MM`, oldest first. */

@@ -144,22 +144,24 @@ export class BadgeCatalogService {
   }
 
   /**
-   * Holdings with their badges in one statement (not the holdings, then `byIds`): `holdings` selects `account_badges`
-   * rows (a page of them: the statistics are joined to its rows only), read as `ab`; `order` sorts them again (over
-   * `ab`, `b` and `a`, as the page was); `columns` adds columns of `ab` or scalar subqueries.
+   * Holdings with their badges in one statement, as one JSON array text (`'[' … ']'`) of `itemText` per holding:
+   * `holdings` selects `account_badges` rows (a page of them: the statistics are joined to its rows only), read as
+   * `ab`; `order` sorts them again (as the page was); `itemText` and `order` read `ab`, `b`, `a`, `s`, `p` and `k`;
+   * `columns` adds scalar subqueries, read once. One row even for an empty page, so a total is always read.
    */
-  async forHoldings<T extends object>(
+  async holdingsAsText<T extends object>(
     holdings: string,
+    itemText: string,
     columns: string,
     order: string,
     parameters: unknown[],
-  ): Promise<(BadgeStatistics & T)[]> {
-    return parse<BadgeStatistics & T>(
-      await this.dataSource.query(
-        `${SELECT_STATISTICS}, ${CARD_COUNT}, ${columns} FROM (${holdings}) ab JOIN badges b ON b.id = ab.badge_id ${JOINS} ${CARD_COUNT_JOIN} ORDER BY ${order}`,
-        parameters,
-      ),
+  ): Promise<{ text: string } & T> {
+    const [row]: ({ text: string } & T)[] = await this.dataSource.query(
+      `SELECT '[' || COALESCE(string_agg(${itemText}, ',' ORDER BY ${order}), '') || ']' AS text, ${columns}
+         FROM (${holdings}) ab JOIN badges b ON b.id = ab.badge_id ${JOINS} ${CARD_COUNT_JOIN}`,
+      parameters,
     );
+    return row;
   }
 
   /** The badge of the first of these badge keys that exists (by app id, special badges last), with its statistics. */

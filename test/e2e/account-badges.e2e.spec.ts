@@ -1,3 +1,5 @@
+import { toAppBadge } from '../../src/apps/mappers/app-badge.mapper';
+import { BadgeCatalogService } from '../../src/badges/badge-catalog.service';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 
 interface Badge {
@@ -169,5 +171,56 @@ describe('account.listBadges and account.getBadgeHeatmap', () => {
     expect(months.every((m) => /^\d{4}-\d{2}$/.test(m))).toBe(true);
     const [{ total }] = await ctx.dataSource.query('SELECT count(*)::int AS total FROM account_badges WHERE account_id = $1', [accountId]);
     expect(Object.values(res.body as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(total);
+  });
+
+  it('should write every badge as toAppBadge and JSON.stringify write it, byte for byte', async () => {
+    // The page is JSON text written by PostgreSQL (app-badge-text.ts). Odd cases first: an app name needing every kind
+    // of escape, an app without a name (derived badge names), a priced set, a badge without holder statistics.
+    const held: { badgeId: number; appId: number | null }[] = await ctx.dataSource.query(
+      `SELECT ab.badge_id AS "badgeId", b.app_id AS "appId" FROM account_badges ab JOIN badges b ON b.id = ab.badge_id
+        WHERE ab.account_id = $1 ORDER BY ab.badge_id`,
+      [accountId],
+    );
+    const appIds = [...new Set(held.map((h) => h.appId).filter((id): id is number => id !== null))];
+    expect(appIds.length).toBeGreaterThanOrEqual(3);
+    expect(held.some((h) => h.appId === null)).toBe(true);
+    const oddName = 'Quote " back\\ slash / tab\t nl\n cr\r ctl\u0001\u001f del\u007f é 😀 \u2028\u2029 <>&';
+    await ctx.dataSource.query('UPDATE apps SET name = $2, icon = $3 WHERE app_id = $1', [
+      appIds[0],
+      oddName,
+      'https://cdn.example/“icon”.jpg',
+    ]);
+    await ctx.dataSource.query(`UPDATE apps SET name = '' WHERE app_id = $1`, [appIds[1]]);
+    await ctx.dataSource.query(`UPDATE badges SET name = '' WHERE app_id = ANY($1) OR app_id IS NULL`, [[appIds[0], appIds[1]]]);
+    await ctx.dataSource.query(
+      `INSERT INTO app_market_prices (app_id, badge_type, cards, unlisted_cards, unmarketable_cards, average_volume,
+         card_average_price, set_price, buy_order_average_price, set_buy_order_price, updated_at)
+       VALUES ($1, 'normal', 6, 1, 2, 40, 12, 72, 9, 54, now()) ON CONFLICT DO NOTHING`,
+      [appIds[2]],
+    );
+    await ctx.dataSource.query('DELETE FROM badge_holder_stats WHERE badge_id = $1', [held[0].badgeId]);
+
+    const catalog = ctx.app.get(BadgeCatalogService);
+    const statistics = new Map((await catalog.byIds(held.map((h) => h.badgeId))).map((b) => [b.id, b]));
+    const holdings: { badgeId: number; level: number; xp: number; completionTime: Date }[] = await ctx.dataSource.query(
+      `SELECT badge_id AS "badgeId", level, xp, completion_time AS "completionTime" FROM account_badges
+        WHERE account_id = $1 ORDER BY xp DESC, badge_id DESC`,
+      [accountId],
+    );
+    const expected = holdings.map((h) =>
+      toAppBadge(statistics.get(h.badgeId)!, { completionTime: h.completionTime.toISOString(), level: h.level, xp: h.xp }),
+    );
+    const pages = Math.ceil(expected.length / 50);
+    for (let page = 1; page <= pages; page++) {
+      const res = await list({ page }).expect(200);
+      const badges = expected.slice((page - 1) * 50, page * 50);
+      expect(res.text).toBe(JSON.stringify({ $schema: res.body.$schema, badges, pages, totalHits: expected.length }));
+    }
+    const names = expected.map((b) => b.name);
+    expect(names).toContain(`${oddName} Badge`);
+    expect(names.some((n) => n === `App ${appIds[1]} Badge` || n === `App ${appIds[1]} Foil Badge`)).toBe(true);
+    expect(names.some((n) => n.startsWith('Community badge #'))).toBe(true);
+    expect(expected.some((b) => b.price === 72 && b.noListing && b.isNmc)).toBe(true);
+    expect(expected.some((b) => b.trackedHolders === 0 && b.firstCompletion === null)).toBe(true);
   });
 });

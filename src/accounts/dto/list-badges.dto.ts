@@ -1,3 +1,4 @@
+import { RawJson } from '../../common/wire/raw-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -135,7 +136,7 @@ export class V1AccountListBadgesResponseBody {
     nullable: true,
     description: `The page, ${BADGES_PAGE_SIZE} badges at most, with \`accountInfo\` filled in.`,
   })
-  badges: V1AppBadge[] | null;
+  badges: V1AppBadge[] | RawJson<V1AppBadge[]> | null;
   @ApiProperty({ type: 'integer' }) pages: number;
   @ApiProperty({ type: 'integer' }) totalHits: number;
 }

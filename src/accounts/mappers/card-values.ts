@@ -1,4 +1,5 @@
 import { RawJson } from '../../common/wire/raw-json';
+import { sqlJsonIsoTime, sqlJsonString } from '../../common/wire/sql-json-text';
 import { AccountPrivacy } from '../account.enums';
 import { RoleRecord } from '../dto/profile-records.dto';
 import { LeaderboardAccount } from '../dto/leaderboard-account.dto';
@@ -106,8 +107,7 @@ export function cardOf(values: CardValues): LeaderboardAccount {
   return toLeaderboardAccount(cardAccountOf(values));
 }
 
-/** JSON text of a text column: PostgreSQL escapes strings exactly as JSON.stringify does (and text cannot hold NUL). */
-const str = (sql: string) => `to_json(${sql})::text`;
+const str = sqlJsonString;
 const CARD_TEXT_FIELDS: [string, string][] = [
   ['steamId', str('(76561197960265728 + a.account_id)::text')],
   ['name', str('a.name')],
@@ -163,7 +163,7 @@ export const CARD_TEXT = `json_build_array(a.account_id,
        ELSE '' END
   || CASE WHEN ${present('state_name')} THEN ',"state":{"name":' || ${str('a.state_name')} || '}' ELSE '' END
   || CASE WHEN ${present('city_name')} THEN ',"city":{"name":' || ${str('a.city_name')} || '}' ELSE '' END
-  || ',"createdAt":"' || to_char(COALESCE(a.platform_created_at, a.added_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}')`;
+  || ',"createdAt":' || ${sqlJsonIsoTime('COALESCE(a.platform_created_at, a.added_at)')} || '}')`;
 
 export type CardText = [accountId: number, head: string, roles: RoleRecord[] | null, tail: string];
 
