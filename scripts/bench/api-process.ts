@@ -26,6 +26,28 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The environment of an API serving reads over a seeded population: no platform, no worker, logs at `error`. */
+export function readApiEnv(o: {
+  databaseUrl: string;
+  redisPrefix: string;
+  port: number;
+  seed: number;
+  accounts: number;
+}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: o.databaseUrl,
+    REDIS_PREFIX: o.redisPrefix,
+    PORT: String(o.port),
+    LOG_LEVEL: 'error',
+    SIMULATOR_SEED: String(o.seed),
+    SIMULATOR_ACCOUNTS: String(o.accounts),
+    // No platform is needed for reads; an explicit URL also keeps the API from embedding a simulator.
+    PLATFORM_API_URL: 'http://127.0.0.1:9',
+    API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
+  };
+}
+
 export function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(process.execPath, [...TS_NODE, file, ...args], { cwd: ROOT, env, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>

@@ -4,9 +4,11 @@ import { Agent } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { Client } from 'pg';
 import { dropDatabase } from '../../src/database/ensure-database';
-import { buildDist, cancelLeftovers, freePort, run, settled, startApi, stopApi, storesCpuMs, treeCpuMs } from './api-process';
+import { buildDist, cancelLeftovers, freePort, readApiEnv, run, settled, startApi, stopApi } from './api-process';
 import { numberFlag, report, textFlag } from './harness';
-import { CONCURRENCY, Call, Measured, Sample, ids, measure, resultRow, sample, summarize } from './load';
+import { CONCURRENCY, Call, Measured, Sample, measure, resultRow, sample, summarize } from './load';
+import { CpuPerAnswer, metered, perAnswer, runIn } from './metering';
+import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
 
 /**
  * `npm run bench:scale -- --accounts 100000 [--requests 2000 --seconds 20 --warmup-seconds 8 --run-in-seconds 30
@@ -32,8 +34,6 @@ import { CONCURRENCY, Call, Measured, Sample, ids, measure, resultRow, sample, s
  */
 /** Rounds of an operation alternating with rounds of `GET /health` (its adjacent baseline). */
 const INTERLEAVED_ROUNDS = 8;
-/** Where the warm-up's request indexes start (the measured requests' start at 0); above any --requests. */
-const WARMUP_OFFSET = 1_000_000;
 
 /** Seeds `bench_scale_<N>` unless it already holds N updated accounts; returns how long seeding took (0 if reused). */
 async function ensureSeeded(env: NodeJS.ProcessEnv, databaseUrl: string, accounts: number, seed: number): Promise<number> {
@@ -59,31 +59,6 @@ async function ensureSeeded(env: NodeJS.ProcessEnv, databaseUrl: string, account
   process.stdout.write(out);
   return (Date.now() - started) / 1000;
 }
-
-/** CPU time per answer (ms): the API's, PostgreSQL's, Redis's and the load generator's own. */
-export interface CpuPerAnswer {
-  api: number;
-  postgres: number;
-  redis: number;
-  client: number;
-}
-
-/** Sums the CPU the API, the stores and this process spend while `stretch` runs into `into`. */
-async function metered(api: ChildProcess, into: CpuPerAnswer, stretch: () => Promise<Sample>): Promise<Sample> {
-  const [apiBefore, storesBefore, clientBefore] = [treeCpuMs(api.pid!), storesCpuMs(), process.cpuUsage()];
-  const out = await stretch();
-  const [stores, client] = [storesCpuMs(), process.cpuUsage(clientBefore)];
-  into.api += treeCpuMs(api.pid!) - apiBefore;
-  into.postgres += stores.postgres - storesBefore.postgres;
-  into.redis += stores.redis - storesBefore.redis;
-  into.client += (client.user + client.system) / 1000;
-  return out;
-}
-
-const perAnswer = (cpu: CpuPerAnswer, m: Measured): CpuPerAnswer => {
-  const answers = Math.max(1, m.ok + m.errors);
-  return { api: cpu.api / answers, postgres: cpu.postgres / answers, redis: cpu.redis / answers, client: cpu.client / answers };
-};
 
 /**
  * `call` and `GET /health` in alternating rounds (`rounds` of each, `total` requests of each in all, each on its own
@@ -117,33 +92,6 @@ async function interleaved(
   return { m, cpu: perAnswer(cpu, m), health: h, healthCpu: perAnswer(healthCpu, h) };
 }
 
-/**
- * `GET /health` traffic for a while before anything is measured. After settled(), a freshly booted API still runs
- * slower for tens of seconds under load (at a million accounts the first `/health` measured after its own warm-up cost
- * 1.41 ms of API CPU per answer, the same measured last 0.65 ms: the collector still shrinking what the boot-time loads
- * left, and code not yet optimized), which made the operations measured first look slower at 1 M than at 100 k.
- */
-async function runIn(port: number, seconds: number): Promise<void> {
-  await measure({ name: 'run-in', method: 'GET', path: '/health' }, port, '', Number.MAX_SAFE_INTEGER, seconds, 10_000);
-}
-
-/** Request bodies that name things the seeded population really has (a city, a popular badge). */
-async function fixtures(databaseUrl: string) {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  const [city] = (
-    await db.query(
-      `SELECT city_name, country_name FROM accounts TABLESAMPLE SYSTEM (5) REPEATABLE (1) WHERE city_name IS NOT NULL GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 1`,
-    )
-  ).rows;
-  const [badge] = (
-    await db.query(`SELECT b.app_id FROM account_badges x TABLESAMPLE SYSTEM (2) REPEATABLE (1) JOIN badges b ON b.id = x.badge_id
-                     WHERE b.app_id IS NOT NULL AND NOT b.is_foil GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)
-  ).rows;
-  await db.end();
-  return { city: city as { city_name: string; country_name: string }, badgeAppId: (badge as { app_id: number }).app_id };
-}
-
 async function main(): Promise<void> {
   const accounts = numberFlag('accounts', 100_000);
   const total = numberFlag('requests', 2000);
@@ -157,18 +105,7 @@ async function main(): Promise<void> {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error('--database must be a lower-case PostgreSQL identifier');
   const databaseUrl = `postgres://postgres@127.0.0.1:5432/${name}`;
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    REDIS_PREFIX: textFlag('redis-prefix') ?? name,
-    PORT: String(port),
-    LOG_LEVEL: 'error',
-    SIMULATOR_SEED: String(seed),
-    SIMULATOR_ACCOUNTS: String(accounts),
-    // No platform is needed for reads; an explicit URL also keeps the API from embedding a simulator.
-    PLATFORM_API_URL: 'http://127.0.0.1:9',
-    API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
-  };
+  const env = readApiEnv({ databaseUrl, redisPrefix: textFlag('redis-prefix') ?? name, port, seed, accounts });
   const seedSeconds = await ensureSeeded(env, databaseUrl, accounts, seed);
   if (seedSeconds) process.stdout.write(`seeded ${accounts} accounts in ${seedSeconds.toFixed(0)} s\n`);
   else if (process.argv.includes('--keep-derived')) process.stdout.write(`reusing ${name} and its derived state as they are\n`);
@@ -179,79 +116,7 @@ async function main(): Promise<void> {
     process.stdout.write(`reusing ${name}; derived state rebuilt in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   }
   const token = (await run('src/cli.ts', ['api-key', 'create', '--account', '1', '--name', 'bench-scale'], env)).trim().split('\n').pop()!;
-  const { city, badgeAppId } = await fixtures(databaseUrl);
-  // The warm-up asks for other accounts than the measured requests (its indexes start at WARMUP_OFFSET), so what the
-  // measured ones read is not in PostgreSQL's cache because the warm-up just read it.
-  const random = ids(WARMUP_OFFSET + 50_000, accounts, 7);
-  const pairs = ids(2 * (WARMUP_OFFSET + 50_000), accounts, 11);
-  const pick = (i: number) => random[i % random.length];
-  const pair = (i: number) => {
-    const at = (2 * i) % pairs.length;
-    return { from: { id: { accountId: pairs[at] } }, to: { id: { accountId: pairs[at + 1] } } };
-  };
-  const board = (extra: Record<string, unknown>) => (): unknown => ({ leaderboard: 'xp', start: 1, end: 10, ...extra });
-  const post = (name: string, path: string, body?: (i: number) => unknown, extra: Partial<Call> = {}): Call => ({
-    name,
-    method: 'POST',
-    path,
-    body,
-    ...extra,
-  });
-  const calls: Call[] = [
-    { name: 'GET /health (baseline)', method: 'GET', path: '/health' },
-    post('stats.getStats', '/v1/stats.getStats'),
-    post('leaderboard.getChanges (xp, 7d)', '/v1/leaderboard.getChanges', () => ({
-      leaderboard: 'xp',
-      window: '7d',
-      metric: 'score',
-      direction: 'improvements',
-    })),
-    // Windows past 24 h keep no live state: a snapshot computed from PostgreSQL (the warm-up computes it; read steadily,
-    // it is computed again in the background once a minute, which a run includes when it lasts that long).
-    post('leaderboard.getChanges (xp, 30d)', '/v1/leaderboard.getChanges', () => ({
-      leaderboard: 'xp',
-      window: '30d',
-      metric: 'score',
-      direction: 'improvements',
-    })),
-    post('leaderboard.getBucketLeaders (xp)', '/v1/leaderboard.getBucketLeaders', () => ({ leaderboard: 'xp' })),
-    post('account.listBadges', '/v1/account.listBadges', (i) => ({ id: { accountId: pick(i) } })),
-    post('getAccountLeaderboard xp top 10', '/v1/leaderboard.getAccountLeaderboard', board({})),
-    post(
-      `getAccountLeaderboard xp, ${city.country_name}`,
-      '/v1/leaderboard.getAccountLeaderboard',
-      board({ location: [{ country: city.country_name }] }),
-    ),
-    post(
-      `getAccountLeaderboard xp, ${city.city_name}`,
-      '/v1/leaderboard.getAccountLeaderboard',
-      board({ location: [{ country: city.country_name, city: city.city_name }] }),
-    ),
-    post(`getAccountLeaderboard badge ${badgeAppId}`, '/v1/leaderboard.getAccountLeaderboard', () => ({
-      leaderboard: 'badge_highest_level',
-      start: 1,
-      end: 10,
-      badge: { id: badgeAppId, isFoil: false },
-    })),
-    post('getAccountLeaderboard xp, rank 50000', '/v1/leaderboard.getAccountLeaderboard', () => ({
-      leaderboard: 'xp',
-      goToLeaderboardRank: 50_000,
-    })),
-    post('leaderboard.previewAccountRank (xp)', '/v1/leaderboard.previewAccountRank', (i) => ({
-      id: { accountId: pick(i) },
-      leaderboard: 'xp',
-    })),
-    post('leaderboard.listBadges', '/v1/leaderboard.listBadges'),
-    post('account.getTrending (7d)', '/v1/account.getTrending', () => ({ window: '7d' })),
-    post('activity.listGlobalFeed', '/v1/activity.listGlobalFeed', () => ({})),
-    post('item.findOwners (gems)', '/v1/item.findOwners', () => ({ itemIds: [667924416] })),
-    post('account.getInfo', '/v1/account.getInfo', (i) => ({ id: { accountId: pick(i) } })),
-    post('account.findFriendPath (200 pairs)', '/v1/account.findFriendPath', pair, { total: 200 }),
-    // The same pairs one at a time: a request's own latency, which 16 in flight on 2 cores hide behind queueing
-    // (at 16 in flight even /health waits ~16 service times). Its ratio is against the concurrent /health.
-    { name: 'GET /health (one at a time)', method: 'GET', path: '/health', total: 200, concurrency: 1 },
-    post('account.findFriendPath (200 pairs, one at a time)', '/v1/account.findFriendPath', pair, { total: 200, concurrency: 1 }),
-  ];
+  const calls = readCalls(accounts, await fixtures(databaseUrl));
   const selected = calls.filter((call, i) => i === 0 || !only || only.some((word) => call.name.includes(word)));
   // The baseline again at the end: measured first only, it could be slowed by what the API still does after booting
   // and flatter every ratio. The ratios are taken against the faster of the two.

@@ -1,0 +1,109 @@
+import { Client } from 'pg';
+import { Call, ids } from './load';
+
+/**
+ * The read operations the scale benches measure (bench:scale, bench:flatness), with bodies naming what a seeded
+ * population of `accounts` really has: random accounts and pairs (deterministic, so two runs ask for the same),
+ * its most common city and most held normal badge (`fixtures`).
+ */
+
+/** Where the warm-up's request indexes start (the measured requests' start at 0); above any --requests. */
+export const WARMUP_OFFSET = 1_000_000;
+
+export interface Fixtures {
+  city: { city_name: string; country_name: string };
+  badgeAppId: number;
+}
+
+/** The operations, `GET /health` (the baseline) first. */
+export function readCalls(accounts: number, { city, badgeAppId }: Fixtures): Call[] {
+  // The warm-up asks for other accounts than the measured requests (its indexes start at WARMUP_OFFSET), so what the
+  // measured ones read is not in PostgreSQL's cache because the warm-up just read it.
+  const random = ids(WARMUP_OFFSET + 50_000, accounts, 7);
+  const pairs = ids(2 * (WARMUP_OFFSET + 50_000), accounts, 11);
+  const pick = (i: number) => random[i % random.length];
+  const pair = (i: number) => {
+    const at = (2 * i) % pairs.length;
+    return { from: { id: { accountId: pairs[at] } }, to: { id: { accountId: pairs[at + 1] } } };
+  };
+  const board = (extra: Record<string, unknown>) => (): unknown => ({ leaderboard: 'xp', start: 1, end: 10, ...extra });
+  const post = (name: string, path: string, body?: (i: number) => unknown, extra: Partial<Call> = {}): Call => ({
+    name,
+    method: 'POST',
+    path,
+    body,
+    ...extra,
+  });
+  return [
+    { name: 'GET /health (baseline)', method: 'GET', path: '/health' },
+    post('stats.getStats', '/v1/stats.getStats'),
+    post('leaderboard.getChanges (xp, 7d)', '/v1/leaderboard.getChanges', () => ({
+      leaderboard: 'xp',
+      window: '7d',
+      metric: 'score',
+      direction: 'improvements',
+    })),
+    // Windows past 24 h keep no live state: a snapshot computed from PostgreSQL (the warm-up computes it; read steadily,
+    // it is computed again in the background once a minute, which a run includes when it lasts that long).
+    post('leaderboard.getChanges (xp, 30d)', '/v1/leaderboard.getChanges', () => ({
+      leaderboard: 'xp',
+      window: '30d',
+      metric: 'score',
+      direction: 'improvements',
+    })),
+    post('leaderboard.getBucketLeaders (xp)', '/v1/leaderboard.getBucketLeaders', () => ({ leaderboard: 'xp' })),
+    post('account.listBadges', '/v1/account.listBadges', (i) => ({ id: { accountId: pick(i) } })),
+    post('getAccountLeaderboard xp top 10', '/v1/leaderboard.getAccountLeaderboard', board({})),
+    post(
+      `getAccountLeaderboard xp, ${city.country_name}`,
+      '/v1/leaderboard.getAccountLeaderboard',
+      board({ location: [{ country: city.country_name }] }),
+    ),
+    post(
+      `getAccountLeaderboard xp, ${city.city_name}`,
+      '/v1/leaderboard.getAccountLeaderboard',
+      board({ location: [{ country: city.country_name, city: city.city_name }] }),
+    ),
+    post(`getAccountLeaderboard badge ${badgeAppId}`, '/v1/leaderboard.getAccountLeaderboard', () => ({
+      leaderboard: 'badge_highest_level',
+      start: 1,
+      end: 10,
+      badge: { id: badgeAppId, isFoil: false },
+    })),
+    post('getAccountLeaderboard xp, rank 50000', '/v1/leaderboard.getAccountLeaderboard', () => ({
+      leaderboard: 'xp',
+      goToLeaderboardRank: 50_000,
+    })),
+    post('leaderboard.previewAccountRank (xp)', '/v1/leaderboard.previewAccountRank', (i) => ({
+      id: { accountId: pick(i) },
+      leaderboard: 'xp',
+    })),
+    post('leaderboard.listBadges', '/v1/leaderboard.listBadges'),
+    post('account.getTrending (7d)', '/v1/account.getTrending', () => ({ window: '7d' })),
+    post('activity.listGlobalFeed', '/v1/activity.listGlobalFeed', () => ({})),
+    post('item.findOwners (gems)', '/v1/item.findOwners', () => ({ itemIds: [667924416] })),
+    post('account.getInfo', '/v1/account.getInfo', (i) => ({ id: { accountId: pick(i) } })),
+    post('account.findFriendPath (200 pairs)', '/v1/account.findFriendPath', pair, { total: 200 }),
+    // The same pairs one at a time: a request's own latency, which 16 in flight on 2 cores hide behind queueing
+    // (at 16 in flight even /health waits ~16 service times). Its ratio is against the concurrent /health.
+    { name: 'GET /health (one at a time)', method: 'GET', path: '/health', total: 200, concurrency: 1 },
+    post('account.findFriendPath (200 pairs, one at a time)', '/v1/account.findFriendPath', pair, { total: 200, concurrency: 1 }),
+  ];
+}
+
+/** Request bodies that name things the seeded population really has (a city, a popular badge). */
+export async function fixtures(databaseUrl: string): Promise<Fixtures> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  const [city] = (
+    await db.query(
+      `SELECT city_name, country_name FROM accounts TABLESAMPLE SYSTEM (5) REPEATABLE (1) WHERE city_name IS NOT NULL GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 1`,
+    )
+  ).rows;
+  const [badge] = (
+    await db.query(`SELECT b.app_id FROM account_badges x TABLESAMPLE SYSTEM (2) REPEATABLE (1) JOIN badges b ON b.id = x.badge_id
+                     WHERE b.app_id IS NOT NULL AND NOT b.is_foil GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)
+  ).rows;
+  await db.end();
+  return { city: city as { city_name: string; country_name: string }, badgeAppId: (badge as { app_id: number }).app_id };
+}
