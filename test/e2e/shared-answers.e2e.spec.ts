@@ -48,6 +48,40 @@ describe('shared answers', () => {
     }
   });
 
+  it('should compute the next answer ahead in the second half of the lifetime, its callers not waiting for it', async () => {
+    const service = ctx.app.get(AccountLeaderboardService);
+    const original = service.get.bind(service);
+    let gate: Promise<void> = Promise.resolve();
+    const computed = jest.spyOn(service, 'get').mockImplementation(async (...args: Parameters<typeof original>) => {
+      await gate;
+      return original(...args);
+    });
+    const question = { leaderboard: 'xp', start: 1, end: 5 };
+    const first = await board(question).expect(200);
+    const topId = Number(BigInt((first.body.accounts[0] as { steamId: string }).steamId) - 76561197960265728n);
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS / 2 + 100));
+    let open = () => {};
+    gate = new Promise((resolve) => (open = resolve));
+    await ctx.dataSource.query(`INSERT INTO account_settings (account_id, email, hidden) VALUES ($1, 'x@users.invalid', true)`, [topId]);
+    try {
+      // Past half its lifetime: the kept answer at once, while the next one (held at the gate) is being computed.
+      const kept = await board(question).expect(200);
+      expect(kept.text).toBe(first.text);
+      expect(computed).toHaveBeenCalledTimes(2);
+      open();
+      await computed.mock.results[1].value;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The next answer replaces the kept one as soon as it is ready, before the kept one's lifetime is out.
+      const fresh = await board(question).expect(200);
+      expect(fresh.body.accounts[0]).toBeNull();
+      expect(fresh.body.hiddenRanks).toEqual([1]);
+      expect(computed).toHaveBeenCalledTimes(2);
+    } finally {
+      open();
+      await ctx.dataSource.query('DELETE FROM account_settings WHERE account_id = $1', [topId]);
+    }
+  });
+
   it('should compute once for concurrent identical questions, and once per question', async () => {
     const computed = jest.spyOn(ctx.app.get(AccountLeaderboardService), 'get');
     const question = { leaderboard: 'badges', start: 1, end: 3 };

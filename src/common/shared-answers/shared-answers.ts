@@ -14,7 +14,10 @@ import { RenderedJson, sendRenderedJson } from '../wire/rendered-json';
  * caller who asks the same question within `SHARED_ANSWER_TTL_MS` (default 1 s) of its computation: a bounded
  * staleness on top of the stores' own freshness, never a wrong answer to another question. Concurrent identical
  * requests wait for one computation (single flight) instead of each running it — the part that matters most when a
- * page is hot, since without it a burst of N requests costs N computations however short the lifetime.
+ * page is hot, since without it a burst of N requests costs N computations however short the lifetime. A question
+ * asked again in the second half of its answer's lifetime starts the next computation in the background (refresh
+ * ahead) and gets the kept answer meanwhile: a steadily asked question never makes its callers wait for a
+ * computation, and no answer is sent past its lifetime.
  *
  * What is kept is small and bounded: the rendered bytes, at most `MAX_ENTRIES` questions and `MAX_KEPT_BYTES` in
  * all per process (the oldest go first), an answer above `MAX_ANSWER_BYTES` is sent but not kept, and a failed
@@ -40,6 +43,8 @@ interface Entry {
   answer: Promise<RenderedJson>;
   settled: boolean;
   bytes: number;
+  /** The next answer to the same question, started in the second half of this one's lifetime (refresh ahead). */
+  next?: Entry;
 }
 
 export const MAX_ENTRIES = 1000;
@@ -49,7 +54,10 @@ export const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 @Injectable()
 export class SharedAnswers {
   private readonly ttlMs: number;
-  /** In insertion order, which is also expiry order (one lifetime for all): the first entries go first. */
+  /**
+   * In insertion order, which is also about expiry order (one lifetime for all; a refreshed answer goes to the end):
+   * the first entries go first.
+   */
   private readonly entries = new Map<string, Entry>();
   private keptBytes = 0;
 
@@ -68,20 +76,40 @@ export class SharedAnswers {
     sendRenderedJson(res, await this.answer(operation, question, render));
   }
 
+  /**
+   * The kept answer while it lives; a request in the second half of its life also starts the next computation
+   * (one at a time), whose answer replaces it once ready. So a question asked steadily is never waited for: its
+   * callers get the kept answer while the next one is computed, and no answer is sent after its lifetime.
+   */
   private answer(operation: SharedOperation, question: unknown, render: () => Promise<RenderedJson>): Promise<RenderedJson> {
     if (this.ttlMs === 0) return render();
     const key = `${operation.operationId}\n${JSON.stringify(question)}`;
     const now = Date.now();
     const kept = this.entries.get(key);
-    if (kept && (!kept.settled || kept.expiresAt > now)) return kept.answer;
+    if (kept && (!kept.settled || kept.expiresAt > now)) {
+      if (kept.settled && !kept.next && kept.expiresAt - now <= this.ttlMs / 2) kept.next = this.compute(key, render, now);
+      return kept.answer;
+    }
     if (kept) this.forget(key, kept);
     this.makeRoom(now, 1);
-    const entry: Entry = { expiresAt: now + this.ttlMs, answer: render(), settled: false, bytes: 0 };
+    // A refresh still under way when its predecessor expired is the computation this request joins.
+    const entry = kept?.next ?? this.compute(key, render, now);
     this.entries.set(key, entry);
+    return entry.answer;
+  }
+
+  /** Starts a computation; once it settles it is kept if it is (or is the refresh of) the entry kept for `key`. */
+  private compute(key: string, render: () => Promise<RenderedJson>, now: number): Entry {
+    const entry: Entry = { expiresAt: now + this.ttlMs, answer: render(), settled: false, bytes: 0 };
     entry.answer.then(
       (rendered) => {
         entry.settled = true;
-        if (this.entries.get(key) !== entry) return;
+        const current = this.entries.get(key);
+        if (current !== entry && current?.next !== entry) return;
+        if (current !== entry) {
+          this.forget(key, current);
+          this.entries.set(key, entry);
+        }
         if (rendered.body.length > MAX_ANSWER_BYTES) return this.forget(key, entry);
         entry.bytes = rendered.body.length;
         this.keptBytes += entry.bytes;
@@ -89,10 +117,13 @@ export class SharedAnswers {
       },
       () => {
         entry.settled = true;
-        if (this.entries.get(key) === entry) this.forget(key, entry);
+        const current = this.entries.get(key);
+        // A failed refresh leaves the kept answer to live out its lifetime; the next request may start another.
+        if (current?.next === entry) current.next = undefined;
+        if (current === entry) this.forget(key, entry);
       },
     );
-    return entry.answer;
+    return entry;
   }
 
   /** Drops expired entries, then the oldest while over either bound (counting `adding` entries about to be added). */
@@ -105,7 +136,7 @@ export class SharedAnswers {
   }
 
   private forget(key: string, entry: Entry): void {
-    this.entries.delete(key);
+    if (this.entries.get(key) === entry) this.entries.delete(key);
     this.keptBytes -= entry.bytes;
     entry.bytes = 0;
   }
