@@ -25,9 +25,6 @@ export interface AccountSelector {
 @Injectable()
 export class AccountLookupService {
   private byIdSql: string | null = null;
-  /** findTrackedWith's statements, by the statement they join. */
-  private readonly joinedSql = new Map<string, string>();
-
   constructor(
     @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
     private readonly platform: PlatformClient,
@@ -75,32 +72,6 @@ export class AccountLookupService {
       return inserted.length > 0;
     });
     return { accountId, created };
-  }
-
-  /**
-   * `findTracked`, and one row of `sql` (a statement whose `$1` is the account id) read in the same statement: one
-   * round trip instead of two for a read that needs both on every request (account.getInfo's extras). An account
-   * named by vanity is looked up first, then `sql` runs on its own.
-   */
-  async findTrackedWith<Extra>(selector: AccountSelector, sql: string): Promise<{ account: AccountEntity; extra: Extra }> {
-    const accountId = this.selectedId(selector);
-    if (accountId === 'vanity') {
-      const account = await this.findTracked(selector);
-      const [extra]: Extra[] = await this.accounts.query(sql, [account.accountId]);
-      return { account, extra };
-    }
-    if (accountId === null) throw notTracked();
-    let joined = this.joinedSql.get(sql);
-    if (!joined) {
-      // The extra row travels as one JSON column, so its names cannot meet the account's.
-      joined = `SELECT ${selectList(this.accounts)}, row_to_json(extra) AS "extra"
-                  FROM accounts CROSS JOIN LATERAL (${sql}) extra WHERE accounts.account_id = $1`;
-      this.joinedSql.set(sql, joined);
-    }
-    const [row]: (AccountEntity & { extra: Extra })[] = await this.accounts.query(joined, [accountId]);
-    if (!row) throw notTracked();
-    const { extra, ...account } = row;
-    return { account: account as AccountEntity, extra };
   }
 
   private async findLocal(selector: AccountSelector, at = 'body'): Promise<AccountEntity | null> {

@@ -1,25 +1,27 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { AccountLookupService, AccountSelector } from './account-lookup.service';
+import { AccountLookupService, AccountSelector, notTracked } from './account-lookup.service';
 import { V1AccountGetInfoResponseBody } from './dto/account-profile.dto';
 import { V1AccountBadgeStats } from './dto/badge-stats.dto';
 import { V1AccountUpdateProgressResponseBody } from './dto/update-progress.dto';
 import { AccountUpdateEntity } from './entities/account-update.entity';
-import { toProfile } from './mappers/profile.mapper';
 import { scarcityBucket } from './mappers/badge-stats.mapper';
 import { UpdateProgressService } from './progress/update-progress.service';
 import { AccountViewsService } from './views/account-views.service';
 import { SearchTrendsService } from '../search/search-trends.service';
 import { JsonLogger } from '../common/logging/json-logger';
-import { AccountBoardRanks, RankReader } from '../ranks/rank-reader.service';
-import { ExtrasRow, PROFILE_EXTRAS_SQL, profileExtrasOf } from './profile-extras';
-import { BestLeaderboardRank, CurrentLeaderboardRank } from './dto/account-profile.dto';
+import { RankReader } from '../ranks/rank-reader.service';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { schemaLink, RenderedJson } from '../common/wire/rendered-json';
+import { PROFILE_TEXT_SQL, ProfileTextRow, profileRanksOf, profileText, scoresOf } from './mappers/profile-text';
 
 /** Reads of one account: profile, badge statistics, update progress. */
 @Injectable()
 export class AccountProfileService {
   private readonly logger = new JsonLogger('AccountProfileService');
+  private readonly schemaLink: string;
 
   constructor(
     private readonly lookup: AccountLookupService,
@@ -29,40 +31,25 @@ export class AccountProfileService {
     @InjectRepository(AccountUpdateEntity) private readonly runs: Repository<AccountUpdateEntity>,
     private readonly ranks: RankReader,
     @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
-
-  /** The profile; a `visitor` (see AccountViewsService.visitor) counts as one view of it. */
-  async getInfo(selector: AccountSelector, visitor?: string): Promise<V1AccountGetInfoResponseBody> {
-    // Two round trips: one statement for the account row with its roles, best ranks, images and costs
-    // (profile-extras.ts), then one Redis script for the live ranks (which needs the row's scores and location).
-    const { account, extra } = await this.lookup.findTrackedWith<ExtrasRow>(selector, PROFILE_EXTRAS_SQL);
-    // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
-    if (visitor) void this.countVisit(account.accountId, visitor, selector.vanity?.value);
-    const extras = profileExtrasOf(account.accountId, extra);
-    const current = account.updatedAt
-      ? await this.ranks.accountRanks(account.accountId, account as unknown as Record<string, unknown>)
-      : null;
-    const ranks = this.currentRanks(current, extras.bestRanks);
-    return Object.assign(toProfile(account, extras.roles, extras.costs), ranks, { images: extras.images });
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.schemaLink = schemaLink(config.publicBaseUrl, V1AccountGetInfoResponseBody.name);
   }
 
   /**
-   * The account's ranks on every column board in its five scopes, live from the rank engine, and the best it
-   * has held (kept by the update worker, merged with the current ones). Null for an account never refreshed.
+   * The profile as its answer's bytes (profile-text.ts); a `visitor` (see AccountViewsService.visitor) counts as one
+   * view of it. Two round trips: one statement for the profile's text with its extras and scores, then one Redis
+   * script for the live ranks (which needs the scores), sent with the view's writes.
    */
-  private currentRanks(
-    current: Map<string, AccountBoardRanks> | null,
-    kept: Map<string, number[]>,
-  ): { currentRanks: CurrentLeaderboardRank[] | null; currentBestRanks: BestLeaderboardRank[] | null } {
-    if (!current) return { currentRanks: null, currentBestRanks: null };
-    const better = (a: number, b: number) => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
-    return {
-      currentRanks: [...current].map(([leaderboard, r]) => ({ leaderboard, ranks: r.ranks.join(','), totals: r.totals.join(',') })),
-      currentBestRanks: [...current].map(([leaderboard, r]) => ({
-        leaderboard,
-        ranks: r.ranks.map((rank, i) => better(rank, kept.get(leaderboard)?.[i] ?? 0)).join(','),
-      })),
-    };
+  async getInfo(selector: AccountSelector, visitor?: string): Promise<RenderedJson> {
+    // By id the statement itself proves the account is stored; a vanity is looked up first.
+    const accountId = this.lookup.namedId(selector) ?? (await this.lookup.findTracked(selector)).accountId;
+    const [row]: ProfileTextRow[] = await this.dataSource.query(PROFILE_TEXT_SQL, [accountId]);
+    if (!row) throw notTracked();
+    // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
+    if (visitor) void this.countVisit(accountId, visitor, selector.vanity?.value);
+    const current = row.refreshed ? await this.ranks.accountRanks(accountId, scoresOf(row)) : null;
+    return new RenderedJson(profileText(this.schemaLink, row, profileRanksOf(current, row.best)));
   }
 
   private async countVisit(accountId: number, visitor: string, vanity: string | undefined): Promise<void> {

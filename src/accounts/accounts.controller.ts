@@ -6,6 +6,7 @@ import { Principal } from '../auth/principal';
 import { RequestHeader } from '../common/http/request-header.decorator';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { SharedAnswers } from '../common/shared-answers/shared-answers';
+import { sendRenderedJson } from '../common/wire/rendered-json';
 import { AccountAppsService } from './account-apps.service';
 import { AccountBadgesService } from './account-badges.service';
 import { CompareBadgesService } from './compare-badges.service';
@@ -69,15 +70,17 @@ export class AccountsController {
   @ApiHeader({ name: 'X-Visitor-Id', required: false, description: 'Identifies the viewer for view statistics.' })
   @ApiHeader({ name: 'X-Forwarded-For', required: false, description: 'The viewer’s address (its first entry), when no `X-Visitor-Id`.' })
   @ApiHeader({ name: 'User-Agent', required: false, description: 'With the address, identifies a viewer without `X-Visitor-Id`.' })
-  getInfo(
+  async getInfo(
     @Body() body: AccountSearch,
     @Ip() ip: string,
+    @Res() res: Response,
     @RequestHeader('x-visitor-id') visitorId?: string,
     @RequestHeader('x-forwarded-for') forwardedFor?: string,
     @RequestHeader('user-agent') userAgent?: string,
-  ): Promise<V1AccountGetInfoResponseBody> {
+  ): Promise<void> {
     const address = forwardedFor?.split(',')[0]?.trim() || ip;
-    return this.profiles.getInfo(body, AccountViewsService.visitor(visitorId, address, userAgent));
+    // Written as text by the service (mappers/profile-text.ts), sent with the headers res.json would give it.
+    sendRenderedJson(res, await this.profiles.getInfo(body, AccountViewsService.visitor(visitorId, address, userAgent)));
   }
 
   @WireOperation({

@@ -1,20 +1,9 @@
-import { BADGE_COSTS_SQL, BadgeCosts, toBadgeCosts } from '../pricing/badge-costs.service';
-import { Image } from './dto/profile-records.dto';
-import { AccountRoleEntity } from './entities/account-role.entity';
-
-/** Everything `account.getInfo` shows besides the account row and its live ranks. */
-export interface ProfileExtras {
-  roles: AccountRoleEntity[];
-  /** Best ranks kept by the update worker, per leaderboard (global, region, country, state, city). */
-  bestRanks: Map<string, number[]>;
-  images: Image[];
-  costs: BadgeCosts;
-}
+import { BADGE_COSTS_SQL } from '../pricing/badge-costs.service';
 
 /**
  * The profile's small per-account reads — roles, best ranks, images and badge costs — as one statement: each was
  * its own query (four round trips and four pool checkouts per `account.getInfo`), now one index range each inside
- * a single round trip, which also reads the account row (AccountLookupService.findTrackedWith). Orders are the ones
+ * a single round trip, which also reads the account's profile text (mappers/profile-text.ts). Orders are the ones
  * the separate reads used (roles by rating, then name; images by type, the
  * active one first, then newest first).
  */
@@ -30,21 +19,3 @@ export const PROFILE_EXTRAS_SQL = `
        FROM account_images i WHERE i.account_id = $1) AS images,
     costs.normal, costs.foil
   FROM (${BADGE_COSTS_SQL}) costs`;
-
-export interface ExtrasRow {
-  roles: { role: AccountRoleEntity['role']; rating: number; extras: Record<string, unknown> | null }[];
-  best: { leaderboard: string; ranks: number[] }[];
-  images: Image[];
-  normal: string;
-  foil: string;
-}
-
-/** The extras from a row of PROFILE_EXTRAS_SQL. */
-export function profileExtrasOf(accountId: number, row: ExtrasRow): ProfileExtras {
-  return {
-    roles: row.roles.map((role) => Object.assign(new AccountRoleEntity(), { accountId, ...role })),
-    bestRanks: new Map(row.best.map((best) => [best.leaderboard, best.ranks])),
-    images: row.images,
-    costs: toBadgeCosts(row),
-  };
-}

@@ -14,7 +14,6 @@ import {
   LocationFilter,
   RANKED_COLUMNS,
   SCOPE_LEVELS,
-  propertyOf,
   ScopeLevel,
   accountOf,
   memberOf,
@@ -296,24 +295,28 @@ export class RankReader {
     return rows.map((row) => row.account_id);
   }
 
-  /** Every column board's ranks of an account (null when it is not on the boards: never refreshed). */
-  async accountRanks(accountId: number, account?: Record<string, unknown>): Promise<Map<string, AccountBoardRanks> | null> {
+  /**
+   * Every column board's ranks of an account (null when it is not on the boards: never refreshed). `scores` are its
+   * RANKED_COLUMNS' values by column when the caller already read them (the profile does), else they are read here.
+   */
+  async accountRanks(accountId: number, scores?: Record<string, number>): Promise<Map<string, AccountBoardRanks> | null> {
     const columns = RANKED_COLUMNS;
-    // The caller may already hold the account (the profile does): its entity has the columns as properties.
-    const [row]: Record<string, unknown>[] = account
-      ? [Object.fromEntries(columns.map((column) => [column, account[propertyOf(column)]]))]
-      : await this.dataSource.query(`SELECT ${columns.join(', ')} FROM accounts WHERE account_id = $1 AND updated_at IS NOT NULL`, [
-          accountId,
-        ]);
-    if (!row) return null;
-    const scores = Object.fromEntries(columns.map((column) => [column, Number(row[column])]));
+    if (!scores) {
+      const [row]: Record<string, unknown>[] = await this.dataSource.query(
+        `SELECT ${columns.join(', ')} FROM accounts WHERE account_id = $1 AND updated_at IS NOT NULL`,
+        [accountId],
+      );
+      if (!row) return null;
+      scores = Object.fromEntries(columns.map((column) => [column, Number(row[column])]));
+    }
     const byColumn = await this.profileRanks(accountId, columns, scores);
     if (!byColumn) return null;
+    const known = scores;
     return new Map(
       PROFILE_RANK_BOARDS.map((board) => {
         const column = COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!;
         const { ranks, totals } = byColumn.get(column)!;
-        return [board, { ranks, totals, score: scores[column] }];
+        return [board, { ranks, totals, score: known[column] }];
       }),
     );
   }

@@ -108,45 +108,67 @@ export function cardOf(values: CardValues): LeaderboardAccount {
 }
 
 const str = sqlJsonString;
-const CARD_TEXT_FIELDS: [string, string][] = [
-  ['steamId', str('(76561197960265728 + a.account_id)::text')],
-  ['name', str('a.name')],
-  ['avatar', str('a.avatar')],
-  ['animatedAvatar', str('a.animated_avatar')],
-  ['avatarFrame', str('a.avatar_frame')],
-  ['background', str('a.background')],
-  ['miniBackground', str('a.mini_background')],
-  ['privacy', str('a.privacy')],
-  ...(
-    [
-      ['apps', 'apps'],
-      ['badges', 'badges'],
-      ['foilBadges', 'foil_badges'],
-      ['normalBadges', 'normal_badges'],
-      ['friends', 'friends'],
-      ['level', 'level'],
-      ['xp', 'xp'],
-      ['playtime', 'playtime'],
-      ['awardsGiven', 'awards_given'],
-      ['awardsReceived', 'awards_received'],
-      ['pointsGiven', 'points_given'],
-      ['pointsReceived', 'points_received'],
-      ['donated', 'donated'],
-      ['bans', 'bans'],
-      ['gameBans', 'game_bans'],
-      ['vacBans', 'vac_bans'],
-      ['steamSetsScore', 'site_score'],
-    ] as const
-  ).map(([field, column]): [string, string] => [field, `a.${column}::text`]),
-  ['appCost', `'0'`],
-  ['foilBadgeCost', `'0'`],
-  ['normalBadgeCost', `'0'`],
-  ['economyBan', str('a.economy_ban')],
-  ['steamSetsVanity', str(`COALESCE(a.site_vanity, '')`)],
-  ['steamVanity', str(`COALESCE(a.platform_vanity, '')`)],
-  ['images', `'[]'`],
-];
+
+/** SQL of a record's cost fields (`appCost`, `foilBadgeCost`, `normalBadgeCost`) as JSON text: cards leave them 0. */
+export interface CostTexts {
+  appCost: string;
+  foilBadgeCost: string;
+  normalBadgeCost: string;
+}
+const NO_COSTS: CostTexts = { appCost: `'0'`, foilBadgeCost: `'0'`, normalBadgeCost: `'0'` };
+
+/**
+ * accountRecord's (profile.mapper.ts) fields from `steamId` to `steamVanity`, in its order, as `[key, SQL of the
+ * value's JSON text]` over the account aliased `a`: shared by the card text and the profile text (profile-text.ts).
+ */
+export function recordTextFields(costs: CostTexts = NO_COSTS): [string, string][] {
+  return [
+    ['steamId', str('(76561197960265728 + a.account_id)::text')],
+    ['name', str('a.name')],
+    ['avatar', str('a.avatar')],
+    ['animatedAvatar', str('a.animated_avatar')],
+    ['avatarFrame', str('a.avatar_frame')],
+    ['background', str('a.background')],
+    ['miniBackground', str('a.mini_background')],
+    ['privacy', str('a.privacy')],
+    ...(
+      [
+        ['apps', 'apps'],
+        ['badges', 'badges'],
+        ['foilBadges', 'foil_badges'],
+        ['normalBadges', 'normal_badges'],
+        ['friends', 'friends'],
+        ['level', 'level'],
+        ['xp', 'xp'],
+        ['playtime', 'playtime'],
+        ['awardsGiven', 'awards_given'],
+        ['awardsReceived', 'awards_received'],
+        ['pointsGiven', 'points_given'],
+        ['pointsReceived', 'points_received'],
+        ['donated', 'donated'],
+        ['bans', 'bans'],
+        ['gameBans', 'game_bans'],
+        ['vacBans', 'vac_bans'],
+        ['steamSetsScore', 'site_score'],
+      ] as const
+    ).map(([field, column]): [string, string] => [field, `a.${column}::text`]),
+    ['appCost', costs.appCost],
+    ['foilBadgeCost', costs.foilBadgeCost],
+    ['normalBadgeCost', costs.normalBadgeCost],
+    ['economyBan', str('a.economy_ban')],
+    ['steamSetsVanity', str(`COALESCE(a.site_vanity, '')`)],
+    ['steamVanity', str(`COALESCE(a.platform_vanity, '')`)],
+  ];
+}
 const present = (column: string) => `COALESCE(a.${column}, '') <> ''`;
+
+/** accountRecord's location objects as JSON text, each with its leading comma, each only when known (else ''). */
+export const LOCATION_TEXT = `CASE WHEN ${present('country_name')}
+       THEN ',"country":{"name":' || ${str('a.country_name')}
+            || CASE WHEN ${present('country_code')} THEN ',"code":' || ${str('a.country_code')} ELSE '' END || '}'
+       ELSE '' END
+  || CASE WHEN ${present('state_name')} THEN ',"state":{"name":' || ${str('a.state_name')} || '}' ELSE '' END
+  || CASE WHEN ${present('city_name')} THEN ',"city":{"name":' || ${str('a.city_name')} || '}' ELSE '' END`;
 
 /**
  * The card of the account aliased `a` as JSON text, exactly as JSON.stringify writes `cardOf` (same keys in the same
@@ -154,15 +176,12 @@ const present = (column: string) => `COALESCE(a.${column}, '') <> ''`;
  * roles: [account id, the text up to `"roles":`, the roles (as in CARD_VALUES), the rest]. Read with `rawCardOf`.
  */
 export const CARD_TEXT = `json_build_array(a.account_id,
-  '{' || ${CARD_TEXT_FIELDS.map(([field, sql]) => `'"${field}":' || ${sql}`).join(" || ',' || ")} || ',"roles":',
+  '{' || ${recordTextFields()
+    .map(([field, sql]) => `'"${field}":' || ${sql}`)
+    .join(" || ',' || ")} || ',"images":[],"roles":',
   (SELECT json_agg(json_build_object('role', r.role, 'rating', r.rating, 'extras', r.extras) ORDER BY r.rating DESC, r.role)
      FROM account_roles r WHERE r.account_id = a.account_id),
-  CASE WHEN ${present('country_name')}
-       THEN ',"country":{"name":' || ${str('a.country_name')}
-            || CASE WHEN ${present('country_code')} THEN ',"code":' || ${str('a.country_code')} ELSE '' END || '}'
-       ELSE '' END
-  || CASE WHEN ${present('state_name')} THEN ',"state":{"name":' || ${str('a.state_name')} || '}' ELSE '' END
-  || CASE WHEN ${present('city_name')} THEN ',"city":{"name":' || ${str('a.city_name')} || '}' ELSE '' END
+  ${LOCATION_TEXT}
   || ',"createdAt":' || ${sqlJsonIsoTime('COALESCE(a.platform_created_at, a.added_at)')} || '}')`;
 
 export type CardText = [accountId: number, head: string, roles: RoleRecord[] | null, tail: string];

@@ -109,7 +109,11 @@ export function toLeaderboardAccount(account: CardAccount & { createdAt: Date; r
   return card;
 }
 
-/** The wire profile of an account. Ranks stay null until leaderboards are computed. */
+/**
+ * The wire profile of an account as objects (ranks null; the caller assigns them and the images). `account.getInfo`
+ * sends the same profile as text PostgreSQL writes (profile-text.ts); this is the definition that text is compared
+ * with, byte for byte, in test/e2e/profile-text.e2e.spec.ts.
+ */
 export function toProfile(account: AccountEntity, roles: AccountRoleEntity[], costs?: BadgeCosts): V1AccountGetInfoResponseBody {
   // Assigned onto the record, not spread with it into a new literal (V8's slow path; see toAppBadge).
   return Object.assign(accountRecord(account, toRoles(roles), costs), {

@@ -3,9 +3,16 @@
  * bytes JSON.stringify would write for the same value, so a response built this way equals one built from objects.
  */
 
+type SqlJsonFields = readonly (readonly [key: string, valueText: string])[];
+
 /** A JSON object's text from `[key, SQL of the value's JSON text]` pairs, keys in the order given. */
-export function sqlJsonObject(fields: readonly (readonly [key: string, valueText: string])[]): string {
-  return `'{' || ${fields.map(([key, text], i) => `'${i ? ',' : ''}"${key}":' || ${text}`).join(' || ')} || '}'`;
+export function sqlJsonObject(fields: SqlJsonFields): string {
+  return `'{' || ${sqlJsonMembers(fields)} || '}'`;
+}
+
+/** The members of such an object without its braces (`"a":1,"b":2`), for a text that goes on; `',' ` first if `leadingComma`. */
+export function sqlJsonMembers(fields: SqlJsonFields, leadingComma = false): string {
+  return fields.map(([key, text], i) => `'${i || leadingComma ? ',' : ''}"${key}":' || ${text}`).join(' || ');
 }
 
 /** A text value as a JSON string: PostgreSQL escapes strings exactly as JSON.stringify does (and text cannot hold NUL). */

@@ -1,0 +1,109 @@
+import { sqlJsonIsoTime, sqlJsonMembers, sqlJsonString } from '../../common/wire/sql-json-text';
+import { AccountBoardRanks } from '../../ranks/rank-reader.service';
+import { RANKED_COLUMNS } from '../../ranks/rank-scopes';
+import { BestLeaderboardRank, CurrentLeaderboardRank } from '../dto/account-profile.dto';
+import { Image, RoleRecord } from '../dto/profile-records.dto';
+import { PROFILE_EXTRAS_SQL } from '../profile-extras';
+import { LOCATION_TEXT, recordTextFields } from './card-values';
+
+/**
+ * # The profile as JSON text
+ *
+ * `account.getInfo` is the most asked per-account read, and most of its API time went to the round trip's bytes: the
+ * driver describing and parsing the account row's 46 columns (timestamps into Dates), `toProfile` mapping them and
+ * `JSON.stringify` writing them again. Here PostgreSQL writes the profile's text itself, in two parts around what only
+ * the API knows or what must stay objects: its images and roles (free-form jsonb extras, which PostgreSQL would
+ * space otherwise), then its live ranks from the rank engine. One statement by id (PROFILE_TEXT_SQL) reads it with
+ * the extras and the ranked columns' scores; `profileText` joins the parts.
+ *
+ * The text is exactly what JSON.stringify writes for the object profile of `toProfile` with its ranks and images
+ * assigned (same keys in the same order, same values; sql-json-text.ts); test/e2e/profile-text.e2e.spec.ts compares
+ * the two byte for byte, odd names, every location combination, roles, images, costs and ranks included.
+ */
+
+const INT32_MAX = 2_147_483_647;
+const str = sqlJsonString;
+
+/** The profile's own fields after accountRecord's (toProfile), up to `connections`; the ranks follow. */
+const PROFILE_FIELDS: [string, string][] = [
+  ['accountId', 'a.account_id::text'],
+  ['theme', str('a.theme')],
+  ['appPrivacy', str('a.app_privacy')],
+  ['friendPrivacy', str('a.friend_privacy')],
+  ['communityBan', 'a.community_ban::text'],
+  ['lastBanDate', sqlJsonIsoTime('a.last_ban_date')],
+  ['createdAt', sqlJsonIsoTime('a.platform_created_at')],
+  ['updatedAt', sqlJsonIsoTime('a.updated_at')],
+  ['nextAllowedTime', sqlJsonIsoTime('a.next_allowed_time')],
+  ['lastQueueStatus', str('a.last_queue_status')],
+  ['shortlinkDomain', `'null'`],
+  ['connections', `'[]'`],
+];
+
+/**
+ * The profile of account $1: `head` (from `{` to `steamVanity`'s value), `tail` (its location, then the profile's own
+ * fields up to `connections`), its images, roles and best ranks as PROFILE_EXTRAS_SQL reads them, whether it was ever
+ * refreshed, and its RANKED_COLUMNS' scores (one JSON array: a column each would bring back the per-column cost).
+ * The costs are toBadgeCosts' (sums of cents, clamped to int32).
+ */
+export const PROFILE_TEXT_SQL = `
+  SELECT a.updated_at IS NOT NULL AS refreshed,
+         json_build_array(${RANKED_COLUMNS.map((column) => `a.${column}`).join(', ')})::text AS scores,
+         '{' || ${sqlJsonMembers(
+           recordTextFields({
+             appCost: `LEAST(${INT32_MAX}, x.normal + x.foil)::text`,
+             foilBadgeCost: `LEAST(${INT32_MAX}, x.foil)::text`,
+             normalBadgeCost: `LEAST(${INT32_MAX}, x.normal)::text`,
+           }),
+         )} AS head,
+         ${LOCATION_TEXT} || ${sqlJsonMembers(PROFILE_FIELDS, true)} AS tail,
+         x.roles, x.best, x.images
+    FROM accounts a CROSS JOIN LATERAL (${PROFILE_EXTRAS_SQL}) x
+   WHERE a.account_id = $1`;
+
+export interface ProfileTextRow {
+  refreshed: boolean;
+  scores: string;
+  head: string;
+  tail: string;
+  roles: RoleRecord[];
+  best: { leaderboard: string; ranks: number[] }[];
+  images: Image[];
+}
+
+/** The row's RANKED_COLUMNS scores by column, as RankReader.accountRanks takes them. */
+export function scoresOf(row: ProfileTextRow): Record<string, number> {
+  const values = JSON.parse(row.scores) as number[];
+  return Object.fromEntries(RANKED_COLUMNS.map((column, i) => [column, values[i]]));
+}
+
+export interface ProfileRanks {
+  currentRanks: CurrentLeaderboardRank[] | null;
+  currentBestRanks: BestLeaderboardRank[] | null;
+}
+
+/**
+ * The account's ranks on every column board in its five scopes, live from the rank engine, and the best it has held
+ * (kept by the update worker, merged with the current ones). Null for an account never refreshed.
+ */
+export function profileRanksOf(current: Map<string, AccountBoardRanks> | null, best: ProfileTextRow['best']): ProfileRanks {
+  if (!current) return { currentRanks: null, currentBestRanks: null };
+  const kept = new Map(best.map((entry) => [entry.leaderboard, entry.ranks]));
+  const better = (a: number, b: number) => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
+  const currentRanks: CurrentLeaderboardRank[] = [];
+  const currentBestRanks: BestLeaderboardRank[] = [];
+  for (const [leaderboard, r] of current) {
+    currentRanks.push({ leaderboard, ranks: r.ranks.join(','), totals: r.totals.join(',') });
+    currentBestRanks.push({ leaderboard, ranks: r.ranks.map((rank, i) => better(rank, kept.get(leaderboard)?.[i] ?? 0)).join(',') });
+  }
+  return { currentRanks, currentBestRanks };
+}
+
+/** The whole answer's text: `$schema` link first, as linkWireSchemas puts it, then the profile. */
+export function profileText(schemaLink: string, row: ProfileTextRow, ranks: ProfileRanks): string {
+  return (
+    `{"$schema":${JSON.stringify(schemaLink)},${row.head.slice(1)},"images":${JSON.stringify(row.images)},"roles":` +
+    `${JSON.stringify(row.roles)}${row.tail},"currentRanks":${JSON.stringify(ranks.currentRanks)},` +
+    `"currentBestRanks":${JSON.stringify(ranks.currentBestRanks)}}`
+  );
+}

@@ -1,0 +1,132 @@
+import { AccountEntity } from '../../src/accounts/entities/account.entity';
+import { AccountRoleEntity } from '../../src/accounts/entities/account-role.entity';
+import { toProfile } from '../../src/accounts/mappers/profile.mapper';
+import { profileRanksOf } from '../../src/accounts/mappers/profile-text';
+import { BadgeCostsService } from '../../src/pricing/badge-costs.service';
+import { RankEngine } from '../../src/ranks/rank-engine.service';
+import { RankReader } from '../../src/ranks/rank-reader.service';
+import { startTestApp, TestContext } from '../support/test-app';
+
+const ODD = 'Quote " back\\ slash / tab\t nl\n cr\r ctl\u0001\u001f del\u007f é 😀 \u2028\u2029 <>&';
+const COSTLY_APP = 900_001;
+
+/**
+ * `account.getInfo` answers with text PostgreSQL wrote (src/accounts/mappers/profile-text.ts); here it is compared
+ * with the profile built as objects (toProfile, its ranks and images assigned) and serialized by JSON.stringify: the
+ * same bytes, for names needing escapes, every combination of location parts, roles, images, best ranks, badge costs
+ * past int32, accounts refreshed or not, and a profile named by vanity.
+ */
+describe('account.getInfo written by PostgreSQL', () => {
+  let ctx: TestContext;
+  let key: string;
+  const ids = [1, 2, 3, 4, 5, 6];
+
+  beforeAll(async () => {
+    ctx = await startTestApp('profiletext');
+    for (const id of ids) key = await ctx.apiKey(id);
+    const update = (id: number, set: string, values: unknown[] = []) =>
+      ctx.dataSource.query(`UPDATE accounts SET ${set} WHERE account_id = $1`, [id, ...values]);
+    await update(
+      1,
+      `name = $2, avatar = $2, theme = $3, platform_vanity = $2, site_vanity = 'odd', country_name = $2, country_code = 'SE',
+       state_name = $2, city_name = $2, platform_created_at = '2011-03-04T05:06:07.891234Z', xp = 2147483647, site_score = 12,
+       badges = 40, level = 99, community_ban = true, last_ban_date = '2020-01-02T03:04:05.999999Z', app_privacy = 'private',
+       updated_at = '2026-11-20T10:00:00.123456Z', next_allowed_time = '2026-11-20T11:00:00.5Z', last_queue_status = 'completed'`,
+      [ODD, `theme ${ODD}`],
+    );
+    await update(
+      2,
+      `country_name = 'Sweden', country_code = '', state_name = '', city_name = 'Malmö', economy_ban = 'probation',
+      xp = 500, badges = 3, updated_at = now(), friend_privacy = 'friends_only'`,
+    );
+    await update(3, `country_name = '', state_name = 'Skåne', city_name = NULL, platform_created_at = NULL`);
+    await update(4, `country_name = NULL, country_code = 'SE', state_name = NULL, city_name = '', name = ''`);
+    await update(
+      5,
+      `country_name = 'Sweden', country_code = 'SE', state_name = 'Skåne', city_name = 'Lund', privacy = 'private',
+      region = 'Europe', xp = 500, updated_at = now()`,
+    );
+    await ctx.dataSource.query(
+      `INSERT INTO account_roles (account_id, role, rating, extras) VALUES
+         (1, 'developer', 3, $1), (1, 'donator', 3, NULL), (1, 'moderator', 7, '{}'), (5, 'translator', 0, '{"language":"sv"}')`,
+      [JSON.stringify({ note: ODD, nested: { list: [1, 'two', null, true] } })],
+    );
+    await ctx.dataSource.query(
+      `INSERT INTO account_best_ranks (account_id, leaderboard, ranks) VALUES (1, 'xp', '{1,0,0,0,0}'), (2, 'badges', '{7,2,0,0,1}')`,
+    );
+    await ctx.dataSource.query(
+      `INSERT INTO account_images (image_id, account_id, image_type, file_name, format, width, height, frames, byte_size, active, created_at)
+       VALUES ('img_a', 1, 'avatar', 'a.png', 'png', 1, 1, 1, 10, true, now()), ('img_b', 1, 'avatar', 'b.png', 'png', 1, 1, 1, 10, false, now())`,
+    );
+    // Badge costs: account 1's normal badges are worth more than int32 cents (clamped), its foil ones little.
+    await ctx.dataSource.query(`INSERT INTO apps (app_id, name, icon) VALUES ($1, 'Costly', '')`, [COSTLY_APP]);
+    const badges: { id: number }[] = await ctx.dataSource.query(
+      `INSERT INTO badges (badge_key, app_id, platform_badge_id, is_foil, scarcity)
+       VALUES ('app:${COSTLY_APP}:normal', $1, 1, false, 5), ('app:${COSTLY_APP}:foil', $1, 1, true, 5) RETURNING id`,
+      [COSTLY_APP],
+    );
+    for (const [type, price] of [
+      ['normal', 300_000],
+      ['foil', 500],
+    ] as const)
+      await ctx.dataSource.query(
+        `INSERT INTO app_market_prices (app_id, badge_type, cards, unlisted_cards, unmarketable_cards, average_volume,
+           card_average_price, set_price, buy_order_average_price, set_buy_order_price, updated_at)
+         VALUES ($1, $2, 6, 0, 0, 40, 12, $3, 9, 54, now())`,
+        [COSTLY_APP, type, price],
+      );
+    await ctx.dataSource.query(
+      `INSERT INTO account_badges (account_id, badge_id, level, xp, completion_time)
+       VALUES (1, $1, 10000, 100, now()), (1, $2, 3, 100, now()), (2, $1, 2, 100, now())`,
+      [badges[0].id, badges[1].id],
+    );
+    await ctx.app.get(RankEngine).rebuild();
+  });
+  afterAll(() => ctx.close());
+
+  /** The profile as objects, as account.getInfo built it before it was written as text. */
+  async function objectProfile(accountId: number): Promise<string> {
+    const account = (await ctx.dataSource.getRepository(AccountEntity).findOneBy({ accountId }))!;
+    const roles = await ctx.dataSource
+      .getRepository(AccountRoleEntity)
+      .find({ where: { accountId }, order: { rating: 'DESC', role: 'ASC' } });
+    const costs = await ctx.app.get(BadgeCostsService).forAccount(accountId);
+    const best: { leaderboard: string; ranks: number[] }[] = await ctx.dataSource.query(
+      'SELECT leaderboard, ranks FROM account_best_ranks WHERE account_id = $1',
+      [accountId],
+    );
+    const images: unknown[] = await ctx.dataSource.query(
+      `SELECT active, file_name AS "fileName", image_id AS "imageId", image_type AS "imageType" FROM account_images
+        WHERE account_id = $1 ORDER BY image_type, active DESC, created_at DESC, image_id`,
+      [accountId],
+    );
+    const current = account.updatedAt ? await ctx.app.get(RankReader).accountRanks(accountId) : null;
+    const profile = Object.assign(toProfile(account, roles, costs), profileRanksOf(current, best), { images });
+    return JSON.stringify({ $schema: 'http://api.test/schemas/V1AccountGetInfoResponseBody.json', ...profile });
+  }
+
+  const getInfo = (body: object) => ctx.http().post('/v1/account.getInfo').set('Authorization', `Bearer ${key}`).send(body).expect(200);
+
+  it('should answer each profile as JSON.stringify writes the object profile, byte for byte', async () => {
+    for (const accountId of ids) {
+      const res = await getInfo({ id: { accountId } });
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect({ accountId, text: res.text }).toEqual({ accountId, text: await objectProfile(accountId) });
+    }
+    // The odd values, costs, images and ranks did reach the profiles compared.
+    const odd = (await getInfo({ id: { accountId: 1 } })).body;
+    expect(odd.name).toBe(ODD);
+    expect(odd.lastBanDate).toBe('2020-01-02T03:04:05.999Z');
+    expect([odd.appCost, odd.normalBadgeCost, odd.foilBadgeCost]).toEqual([2_147_483_647, 2_147_483_647, 1500]);
+    expect(odd.images.map((image: { imageId: string }) => image.imageId)).toEqual(['img_a', 'img_b']);
+    expect(odd.roles.length).toBe(3);
+    expect(odd.currentRanks.find((r: { leaderboard: string }) => r.leaderboard === 'xp').ranks).toBe('1,0,1,1,1');
+    expect((await getInfo({ id: { accountId: 3 } })).body.currentRanks).toBeNull();
+  });
+
+  it('should answer a profile named by vanity or steamId64 as the one named by id', async () => {
+    const byId = (await getInfo({ id: { accountId: 1 } })).text;
+    expect((await getInfo({ vanity: { type: 'internal', value: 'odd' } })).text).toBe(byId);
+    expect((await getInfo({ id: { steamId64: String(76561197960265728n + 1n) } })).text).toBe(byId);
+  });
+});
