@@ -48,7 +48,7 @@ export class LeaderboardBadgesService {
     const startedAt = ++this.tick;
     const answer = this.catalog.withHolders().then(({ version, badges }) => {
       const body: V1LeaderboardListBadgesResponseBody = { badges: badges.map(toLeaderboardBadge) };
-      return { version, rendered: new RenderedJson(this.config.publicBaseUrl, V1LeaderboardListBadgesResponseBody.name, body) };
+      return { version, rendered: RenderedJson.of(this.config.publicBaseUrl, V1LeaderboardListBadgesResponseBody.name, body) };
     });
     const rendering: Rendering = { startedAt, answer };
     void answer

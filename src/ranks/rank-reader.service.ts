@@ -300,18 +300,10 @@ export class RankReader {
    * RANKED_COLUMNS' values by column when the caller already read them (the profile does), else they are read here.
    */
   async accountRanks(accountId: number, scores?: Record<string, number>): Promise<Map<string, AccountBoardRanks> | null> {
-    const columns = RANKED_COLUMNS;
-    if (!scores) {
-      const [row]: Record<string, unknown>[] = await this.dataSource.query(
-        `SELECT ${columns.join(', ')} FROM accounts WHERE account_id = $1 AND updated_at IS NOT NULL`,
-        [accountId],
-      );
-      if (!row) return null;
-      scores = Object.fromEntries(columns.map((column) => [column, Number(row[column])]));
-    }
-    const byColumn = await this.profileRanks(accountId, columns, scores);
+    const known = scores ?? (await this.storedScores(accountId));
+    if (!known) return null;
+    const byColumn = await this.profileRanks(accountId, RANKED_COLUMNS, known);
     if (!byColumn) return null;
-    const known = scores;
     return new Map(
       PROFILE_RANK_BOARDS.map((board) => {
         const column = COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!;
@@ -319,6 +311,15 @@ export class RankReader {
         return [board, { ranks, totals, score: known[column] }];
       }),
     );
+  }
+
+  /** The account's RANKED_COLUMNS values by column, or null unless it was refreshed. */
+  private async storedScores(accountId: number): Promise<Record<string, number> | null> {
+    const [row]: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT ${RANKED_COLUMNS.join(', ')} FROM accounts WHERE account_id = $1 AND updated_at IS NOT NULL`,
+      [accountId],
+    );
+    return row ? Object.fromEntries(RANKED_COLUMNS.map((column) => [column, Number(row[column])])) : null;
   }
 
   /** The code of a country known by its name (any case), or null. */

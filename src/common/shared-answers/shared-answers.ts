@@ -67,7 +67,7 @@ export class SharedAnswers {
 
   /** Sends the answer to `question`, computed by `compute` unless an answer to it at most SHARED_ANSWER_TTL_MS old is kept. */
   async send(res: Response, operation: SharedOperation, question: unknown, compute: () => Promise<object>): Promise<void> {
-    const render = async () => new RenderedJson(this.config.publicBaseUrl, operation.schema, await compute());
+    const render = async () => RenderedJson.of(this.config.publicBaseUrl, operation.schema, await compute());
     sendRenderedJson(res, await this.answer(operation, question, render));
   }
 

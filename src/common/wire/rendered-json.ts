@@ -16,21 +16,18 @@ export class RenderedJson {
   /** Express's ETag of the body, computed on first send (hashing 300 kB per request is a cost of its own). */
   etag?: string;
 
+  /** An answer's text as it is sent: from `RenderedJson.of`, or written by its service (the profile, profile-text.ts). */
+  constructor(text: string) {
+    this.body = Buffer.from(text, 'utf8');
+  }
+
   /**
    * `schema` names the response DTO: the body starts with its `$schema` link, as linkWireSchemas (schema-link.ts) adds
    * it to the others; null for a bare answer (an array or a map), which has none. RawJson parts go in as they are.
    */
-  constructor(publicBaseUrl: string, schema: string | null, answer: object);
-  /** An answer its service wrote as JSON text itself, `$schema` link included (the profile, profile-text.ts). */
-  constructor(text: string);
-  constructor(...args: [publicBaseUrl: string, schema: string | null, answer: object] | [text: string]) {
-    if (args.length === 1) {
-      this.body = Buffer.from(args[0], 'utf8');
-      return;
-    }
-    const [publicBaseUrl, schema, answer] = args;
+  static of(publicBaseUrl: string, schema: string | null, answer: object): RenderedJson {
     const linked = schema === null ? answer : { $schema: schemaLink(publicBaseUrl, schema), ...answer };
-    this.body = Buffer.from(serializeWire(linked), 'utf8');
+    return new RenderedJson(serializeWire(linked));
   }
 }
 
