@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { INT32_MAX } from '../common/wire/bounds';
 
 /** The deprecated cost fields of a profile, USD cents. */
 export interface BadgeCosts {
@@ -13,8 +14,6 @@ export interface BadgeCosts {
 }
 
 export const NO_BADGE_COSTS: BadgeCosts = { appCost: 0, foilBadgeCost: 0, normalBadgeCost: 0 };
-
-const INT32_MAX = 2_147_483_647;
 
 /**
  * One index range of the account's badges (`account_badges` by account) joined to the set prices by primary key:

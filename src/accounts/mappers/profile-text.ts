@@ -5,6 +5,7 @@ import { BestLeaderboardRank, CurrentLeaderboardRank } from '../dto/account-prof
 import { Image, RoleRecord } from '../dto/profile-records.dto';
 import { PROFILE_EXTRAS_SQL } from '../profile-extras';
 import { LOCATION_TEXT, recordTextFields } from './card-values';
+import { INT32_MAX } from '../../common/wire/bounds';
 
 /**
  * # The profile as JSON text
@@ -21,7 +22,6 @@ import { LOCATION_TEXT, recordTextFields } from './card-values';
  * the two byte for byte, odd names, every location combination, roles, images, costs and ranks included.
  */
 
-const INT32_MAX = 2_147_483_647;
 const str = sqlJsonString;
 
 /** The profile's own fields after accountRecord's (toProfile), up to `connections`; the ranks follow. */
