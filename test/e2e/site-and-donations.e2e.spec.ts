@@ -45,10 +45,14 @@ describe('site.subscribe and donate.getGoal', () => {
     const donations = ctx.app.get(DonationsService);
     await ctx.session(7);
     await ctx.session(8);
-    await donations.record(500, 7);
-    await donations.record(250, 7);
-    await donations.record(1000, 8);
-    await donations.record(300, null);
+    // Supporters come latest donation first: explicit times a second apart in this month, since donations recorded
+    // one after the other can share a millisecond on a fast machine (then the account id decides).
+    const now = new Date();
+    const inThisMonth = (second: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 0, 0, second));
+    await donations.record(500, 7, inThisMonth(1));
+    await donations.record(250, 7, inThisMonth(2));
+    await donations.record(1000, 8, inThisMonth(3));
+    await donations.record(300, null, inThisMonth(4));
     await donations.record(9999, 8, new Date(Date.UTC(2020, 0, 1)));
     const res = await ctx.http().post('/v1/donate.getGoal').expect(200);
     expect(res.body).toMatchObject({
