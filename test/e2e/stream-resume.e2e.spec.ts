@@ -263,6 +263,13 @@ describe('resumable streams (Last-Event-ID)', () => {
     const lastId = (await client.waitFor((e) => e.event === 'account-view-tick')).id!;
     client.close();
     for (let i = 0; i < 70; i++) await view(2); // past the per-account buffer (64 events)
+    // Views are written behind, within VIEW_BATCH_MS; reading the counts writes what waits (AccountViewsService).
+    await ctx
+      .http()
+      .post('/v1/account.getViewStats')
+      .set(auth())
+      .send({ id: { accountId: 2 } })
+      .expect(200);
     const resumed = await openSse(port, path, { ...auth(), 'Last-Event-ID': lastId });
     const resync = await resumed.waitFor((e) => e.event === 'resync-required');
     expect(resync.data).toEqual({ reason: 'expired', refetch: ['account.updateProgress', 'account.getInfo', 'account.getViewStats'] });

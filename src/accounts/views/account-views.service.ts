@@ -1,15 +1,27 @@
-import { Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { WriteBehind } from '../../common/batching/write-behind';
+import { ReplayLog } from '../../common/replay/replay-log';
 import { TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
 import { UpdateProgressService } from '../progress/update-progress.service';
-import { ViewTrends } from './view-trends';
+import { ViewHit, ViewTrends } from './view-trends';
+
+/** How long a view waits for others to be counted with (ms), and how many wait at most. */
+export const VIEW_BATCH_MS = 10;
+export const VIEW_BATCH_MAX = 256;
 
 /**
  * Profile views: `account.getViewStats`, the `account-view-tick` event and `account.getTrending`. A viewer is
  * the client's `X-Visitor-Id`, else a hash of its address and user agent.
+ *
+ * Every `account.getInfo` is a view, so views are written behind, in batches (WriteBehind): what waits is counted
+ * within VIEW_BATCH_MS, by one script for the batch's hits and one for its events, instead of two commands per
+ * profile. This process's own reads of the counts flush first, so they include every view it was sent.
  */
 @Injectable()
-export class AccountViewsService {
+export class AccountViewsService implements BeforeApplicationShutdown {
+  private readonly waiting = new WriteBehind<ViewHit>((hits) => this.write(hits), VIEW_BATCH_MS, VIEW_BATCH_MAX);
+
   constructor(
     private readonly progress: UpdateProgressService,
     private readonly counter: ViewTrends,
@@ -23,23 +35,43 @@ export class AccountViewsService {
       .slice(0, 22)}`;
   }
 
-  async record(accountId: number, visitor: string): Promise<void> {
-    // The view event is issued right after the hit, in the same write (see ViewTrends.hit). It once went in a
-    // second round trip because a stream following the account sometimes missed the tick; that was a stream opened
-    // before its start position was read (fixed in openResumableStream), not the shared write.
-    const log = this.progress.accountLog(accountId);
-    await this.counter.hit(String(accountId), visitor, new Date(), () =>
-      log.append(this.progress.channel, { type: 'view', accountId, totalDelta: 1 }, [
-        { event: 'account-view-tick', data: { accountId, totalDelta: 1 } },
-      ]),
-    );
+  /** Counts one view of the account; resolves once it is written (within VIEW_BATCH_MS). */
+  record(accountId: number, visitor: string): Promise<void> {
+    return this.waiting.add({ member: String(accountId), visitor, at: new Date() });
   }
 
-  counts(accountId: number, window: TrendingWindow): Promise<TrendingCounts> {
+  /**
+   * The hits, then one `account-view-tick` per view on the account's channel and replay log. Both scripts are issued
+   * in this turn, so they go out in one write and the events run after the hits: a client that reads the counts on
+   * a tick finds its view counted.
+   */
+  private async write(hits: ViewHit[]): Promise<void> {
+    const counted = this.counter.hitMany(hits);
+    const announced = ReplayLog.appendEach(
+      hits.map(({ member }) => {
+        const accountId = Number(member);
+        return {
+          log: this.progress.accountLog(accountId),
+          channel: this.progress.channel,
+          message: { type: 'view', accountId, totalDelta: 1 },
+          entries: [{ event: 'account-view-tick', data: { accountId, totalDelta: 1 } }],
+        };
+      }),
+    );
+    await Promise.all([counted, announced]);
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.waiting.flush();
+  }
+
+  async counts(accountId: number, window: TrendingWindow): Promise<TrendingCounts> {
+    await this.waiting.flush();
     return this.counter.counts(String(accountId), window);
   }
 
   async trending(window: TrendingWindow, limit: number): Promise<({ accountId: number } & TrendingCounts)[]> {
+    await this.waiting.flush();
     return (await this.counter.top(window, limit)).map(({ member, ...counts }) => ({ accountId: Number(member), ...counts }));
   }
 }

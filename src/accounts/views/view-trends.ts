@@ -24,25 +24,44 @@ const WINDOWS: Record<TrendingWindow, { unit: 'h' | 'd'; count: number; step: nu
 };
 
 /**
- * TrendingCounter's hit (same keys, same buckets), plus: when the visitor is new to a bucket, the rolling rankings
- * that cover that bucket and exist are raised too (KEYS[7..]: for the hour bucket, then for the day bucket, one
- * "exists" flag per key in ARGV[4..]).
+ * TrendingCounter's hit (same keys, same buckets) for a batch of hits in one hour, plus: when a visitor is new to a
+ * bucket, the rolling rankings that cover that bucket and exist are raised too. KEYS: the hour's "rank-total" and
+ * "rank-unique", the day's, then the rolling rankings (for the hour bucket first: ARGV[2] of them; ARGV[3] in all),
+ * then per hit its visitor sets (hour, day). ARGV: [1] TTL, [2], [3], then per hit its member and visitor. The shared
+ * keys' TTLs are set (and the rankings' existence read) once per batch, not once per hit.
  */
-const RECORD_HIT = `
-local fresh = {}
-for i = 0, 1 do
-  local base = i * 3
-  fresh[i] = redis.call('PFADD', KEYS[base + 1], ARGV[2]); redis.call('EXPIRE', KEYS[base + 1], ARGV[3])
-  redis.call('ZINCRBY', KEYS[base + 2], 1, ARGV[1]); redis.call('EXPIRE', KEYS[base + 2], ARGV[3])
-  if fresh[i] == 1 then redis.call('ZINCRBY', KEYS[base + 3], 1, ARGV[1]) end
-  redis.call('EXPIRE', KEYS[base + 3], ARGV[3])
+const RECORD_HITS = `
+local ttl, hourly, last = ARGV[1], tonumber(ARGV[2]), 4 + tonumber(ARGV[3])
+local raised = { {}, {} }
+for k = 5, last do
+  if redis.call('EXISTS', KEYS[k]) == 1 then
+    local list = raised[(k - 5 < hourly) and 1 or 2]
+    list[#list + 1] = KEYS[k]
+  end
 end
-local hourly = tonumber(ARGV[4])
-for k = 7, #KEYS do
-  local bucket = (k - 7 < hourly) and 0 or 1
-  if fresh[bucket] == 1 and redis.call('EXISTS', KEYS[k]) == 1 then redis.call('ZINCRBY', KEYS[k], 1, ARGV[1]) end
+local hits = (#ARGV - 3) / 2
+for h = 0, hits - 1 do
+  local member, visitor = ARGV[4 + 2 * h], ARGV[5 + 2 * h]
+  for b = 1, 2 do
+    local visitors = KEYS[last + 2 * h + b]
+    local fresh = redis.call('PFADD', visitors, visitor)
+    redis.call('EXPIRE', visitors, ttl)
+    redis.call('ZINCRBY', KEYS[2 * b - 1], 1, member)
+    if fresh == 1 then
+      redis.call('ZINCRBY', KEYS[2 * b], 1, member)
+      for _, key in ipairs(raised[b]) do redis.call('ZINCRBY', key, 1, member) end
+    end
+  end
 end
-return 1`;
+for k = 1, 4 do redis.call('EXPIRE', KEYS[k], ttl) end
+return hits`;
+
+/** One profile view: the profile (member), its viewer, and when. */
+export interface ViewHit {
+  member: string;
+  visitor: string;
+  at: Date;
+}
 
 /**
  * The top of a window with each member's exact counts, in one step (KEYS[1]: the rolling ranking, then the window's
@@ -99,38 +118,42 @@ export class ViewTrends implements DerivedStateKeeper {
     this.namespace = redisKey(config, 'views');
     this.counter = new TrendingCounter(redis, this.namespace);
     // By EVALSHA (loaded once per connection): EVAL sent the whole script, and Redis hashed it, on every view.
-    redis.defineCommand('badgeStatsRecordViewHit', { lua: RECORD_HIT });
+    redis.defineCommand('badgeStatsRecordViewHits', { lua: RECORD_HITS });
   }
 
   /**
-   * Counts one view. `also` issues more commands (the profile's view event) right after the hit, in the same turn of
-   * the event loop: ioredis's auto-pipelining sends everything a turn issues on the connection in one write, so the
-   * hit, the event and the profile's own ranks script (issued in the same turn) share one round trip. An explicit
-   * pipeline was a write of its own.
+   * Counts a batch of views: one script per hour the batch spans (almost always one). The scripts are issued in the
+   * caller's turn of the event loop, so what the caller issues next in that turn (the views' events) follows them in
+   * the same write (ioredis's auto-pipelining) and runs after them.
    */
-  async hit(member: string, visitor: string, at = new Date(), also?: () => Promise<void>): Promise<void> {
-    const keys = [this.bucket('h', at), this.bucket('d', at)].flatMap((bucket) => [
-      this.key('visitors', bucket, member),
-      this.key('rank-total', bucket),
-      this.key('rank-unique', bucket),
-    ]);
-    const next = (window: TrendingWindow) => new Date(at.getTime() + WINDOWS[window].step);
-    const rollings = [
-      this.rolling('24h', at),
-      this.rolling('24h', next('24h')),
-      ...(['7d', '30d'] as const).flatMap((window) => [this.rolling(window, at), this.rolling(window, next(window))]),
-    ];
+  async hitMany(hits: ViewHit[]): Promise<void> {
+    const byHour = new Map<string, ViewHit[]>();
+    for (const hit of hits) {
+      const hour = this.bucket('h', hit.at);
+      const group = byHour.get(hour);
+      if (group) group.push(hit);
+      else byHour.set(hour, [hit]);
+    }
     const client = this.redis as Redis & Record<string, (...args: (string | number)[]) => Promise<unknown>>;
-    const counted = client.badgeStatsRecordViewHit(
-      keys.length + rollings.length,
-      ...keys,
-      ...rollings,
-      member,
-      visitor,
-      RETENTION_SECONDS,
-      2,
-    );
-    await Promise.all([counted, also?.()]);
+    const written = [...byHour.values()].map((group) => {
+      const at = group[0].at;
+      const [hour, day] = [this.bucket('h', at), this.bucket('d', at)];
+      const next = (window: TrendingWindow) => new Date(at.getTime() + WINDOWS[window].step);
+      const rollings = [
+        this.rolling('24h', at),
+        this.rolling('24h', next('24h')),
+        ...(['7d', '30d'] as const).flatMap((window) => [this.rolling(window, at), this.rolling(window, next(window))]),
+      ];
+      const keys = [this.key('rank-total', hour), this.key('rank-unique', hour), this.key('rank-total', day), this.key('rank-unique', day)];
+      keys.push(...rollings);
+      const args: string[] = [];
+      for (const { member, visitor } of group) {
+        keys.push(this.key('visitors', hour, member), this.key('visitors', day, member));
+        args.push(member, visitor);
+      }
+      return client.badgeStatsRecordViewHits(keys.length, ...keys, RETENTION_SECONDS, 2, rollings.length, ...args);
+    });
+    await Promise.all(written);
   }
 
   counts(member: string, window: TrendingWindow): Promise<TrendingCounts> {

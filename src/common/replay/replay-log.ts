@@ -68,15 +68,24 @@ export function compareEventIds(a: string, b: string): number {
   return am - bm || as - bs;
 }
 
-/** KEYS[1] log; ARGV: channel, message, maxlen, trim (~ or =), only-if-exists (0/1), then event/data pairs. */
-const APPEND = `
-if ARGV[5] == '0' or redis.call('EXISTS', KEYS[1]) == 1 then
-  for i = 6, #ARGV, 2 do
-    redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[4], ARGV[3], '*', 'e', ARGV[i], 'd', ARGV[i + 1])
+/**
+ * KEYS: the logs; ARGV: maxlen, trim (~ or =), only-if-exists (0/1), then per log: its channel, message, entry count
+ * and that many event/data pairs. Per log: its entries (when it may take them), then its fact on its channel.
+ */
+const APPEND_EACH = `
+local at = 4
+for k = 1, #KEYS do
+  local channel, message, count = ARGV[at], ARGV[at + 1], tonumber(ARGV[at + 2])
+  at = at + 3
+  if ARGV[3] == '0' or redis.call('EXISTS', KEYS[k]) == 1 then
+    for i = at, at + 2 * count - 1, 2 do
+      redis.call('XADD', KEYS[k], 'MAXLEN', ARGV[2], ARGV[1], '*', 'e', ARGV[i], 'd', ARGV[i + 1])
+    end
   end
+  if channel ~= '' then redis.call('PUBLISH', channel, message) end
+  at = at + 2 * count
 end
-if ARGV[1] ~= '' then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
-return 1`;
+return #KEYS`;
 
 /** Creates the log if needed (a marker entry), refreshes its expiry (ARGV[1] ms, 0: none) and returns its last id. */
 const ENSURE = `
@@ -115,9 +124,13 @@ function toEntry([id, fields]: RawEntry): ReplayEntry {
 }
 
 /** The append script as a command of the client (EVALSHA: EVAL sent the whole script, and Redis hashed it, each time). */
-const APPEND_COMMAND = 'badgeStatsReplayAppend';
+const APPEND_COMMAND = 'badgeStatsReplayAppendEach';
 type AppendCommand = Record<typeof APPEND_COMMAND, (...args: (string | number)[]) => Promise<unknown>>;
 const clientsWithAppend = new WeakSet<Redis>();
+
+function sameOptions(a: ReplayLogOptions, b: ReplayLogOptions): boolean {
+  return a.maxLen === b.maxLen && !!a.exact === !!b.exact && (a.ttlSeconds ?? 0) === (b.ttlSeconds ?? 0);
+}
 
 /** One replay log (a Redis Stream). Cheap to construct: per-key logs are made per use. */
 export class ReplayLog {
@@ -127,7 +140,7 @@ export class ReplayLog {
     readonly options: ReplayLogOptions,
   ) {
     if (!clientsWithAppend.has(redis)) {
-      redis.defineCommand(APPEND_COMMAND, { numberOfKeys: 1, lua: APPEND });
+      redis.defineCommand(APPEND_COMMAND, { lua: APPEND_EACH });
       clientsWithAppend.add(redis);
     }
   }
@@ -136,17 +149,33 @@ export class ReplayLog {
    * Appends `entries` (when the log may take them) and publishes `message` on `channel` (when given), in one
    * script: the fact is announced after its entries are readable.
    */
-  async append(channel: string, message: unknown, entries: NewReplayEntry[]): Promise<void> {
-    await (this.redis as unknown as AppendCommand)[APPEND_COMMAND](...this.appendArguments(channel, message, entries));
+  append(channel: string, message: unknown, entries: NewReplayEntry[]): Promise<void> {
+    return ReplayLog.appendEach([{ log: this, channel, message, entries }]);
   }
 
-  private appendArguments(channel: string, message: unknown, entries: NewReplayEntry[]): (string | number)[] {
-    const pairs = entries.flatMap(({ event, data }) => [
-      event,
-      data === undefined ? '' : typeof data === 'string' ? data : JSON.stringify(data),
-    ]);
-    const { maxLen, exact, ttlSeconds } = this.options;
-    return [this.key, channel, JSON.stringify(message), maxLen, exact ? '=' : '~', ttlSeconds ? '1' : '0', ...pairs];
+  /**
+   * `append` to several logs of one family (same client and options) in one script, in the given order: a batch of
+   * per-key events (the profile views of a moment) costs one command instead of one per event.
+   */
+  static async appendEach(appends: { log: ReplayLog; channel: string; message: unknown; entries: NewReplayEntry[] }[]): Promise<void> {
+    if (!appends.length) return;
+    const { redis, options } = appends[0].log;
+    if (appends.some(({ log }) => log.redis !== redis || !sameOptions(log.options, options)))
+      throw new Error('appendEach takes logs of one family (one client, one set of options)');
+    const { maxLen, exact, ttlSeconds } = options;
+    const args: (string | number)[] = [
+      appends.length,
+      ...appends.map(({ log }) => log.key),
+      maxLen,
+      exact ? '=' : '~',
+      ttlSeconds ? '1' : '0',
+    ];
+    for (const { channel, message, entries } of appends) {
+      args.push(channel, JSON.stringify(message), entries.length);
+      for (const { event, data } of entries)
+        args.push(event, data === undefined ? '' : typeof data === 'string' ? data : JSON.stringify(data));
+    }
+    await (redis as unknown as AppendCommand)[APPEND_COMMAND](...args);
   }
 
   /** The id of the newest entry (creating the log when needed, and keeping a per-key log alive). */
