@@ -16,24 +16,30 @@ export interface BadgeCosts {
 export const NO_BADGE_COSTS: BadgeCosts = { appCost: 0, foilBadgeCost: 0, normalBadgeCost: 0 };
 
 /**
- * One index range of the account's badges (`account_badges` by account), each badge's set price looked up by primary
- * key: O(badges held), never the catalogue. Sets not priced yet add nothing (a missing price is NULL, which a sum
- * skips).
+ * One index range of the account's badges (`account_badges` by account), each badge and its set price then looked up
+ * by primary key: O(badges held), never the catalogue. Sets not priced yet add nothing (a missing price is NULL, which
+ * a sum skips).
  *
- * The price is a scalar subquery, not a join, on purpose: as a join on `badge_type = CASE …` the planner could not
- * estimate the join's size (8 rows for ~800 priced sets), started from the priced catalogue (badges × prices) and
- * probed the account's badges once per priced set, ~0.8 ms per profile once every app had a price (0.1 ms this way;
- * docs/performance.md, "Badge costs by the account's badges"). A scalar subquery is run per row of the account's own
- * badges and never turned into a join.
+ * Both look-ups are written so the planner cannot turn them into joins, on purpose. As a join on
+ * `badge_type = CASE …` it could not estimate the join's size (8 rows for ~800 priced sets), started from the priced
+ * catalogue (badges × prices) and probed the account's badges once per priced set: ~0.8 ms per profile once every app
+ * had a price. As a join to `badges` it read the whole badge table per profile (a hash join: cheap at 858 badges, and
+ * growing with the catalogue). A LATERAL subquery with OFFSET 0 is run per badge held, and so is the scalar subquery
+ * of its price: ~0.04 ms for an account with a dozen badges (docs/performance.md, "Badge costs by the account's
+ * badges"; test/e2e/badge-costs-plan.e2e.spec.ts).
  */
 export const BADGE_COSTS_SQL = `
   SELECT COALESCE(sum(c.cost) FILTER (WHERE NOT c.is_foil), 0)::bigint AS normal,
          COALESCE(sum(c.cost) FILTER (WHERE c.is_foil), 0)::bigint AS foil
-    FROM (SELECT b.is_foil,
-                 ab.level::bigint * (SELECT p.set_price FROM app_market_prices p
-                                      WHERE p.app_id = b.app_id AND p.badge_type = CASE WHEN b.is_foil THEN 'foil' ELSE 'normal' END) AS cost
-            FROM account_badges ab JOIN badges b ON b.id = ab.badge_id
-           WHERE ab.account_id = $1) c`;
+    FROM account_badges ab
+    CROSS JOIN LATERAL (
+      SELECT b.is_foil,
+             ab.level::bigint * (SELECT p.set_price FROM app_market_prices p
+                                  WHERE p.app_id = b.app_id AND p.badge_type = CASE WHEN b.is_foil THEN 'foil' ELSE 'normal' END) AS cost
+        FROM badges b
+       WHERE b.id = ab.badge_id
+      OFFSET 0) c
+   WHERE ab.account_id = $1`;
 
 /** The costs from a row of BADGE_COSTS_SQL (sums of cents, as PostgreSQL returns bigints: text). */
 export function toBadgeCosts(row: { normal: string | number; foil: string | number } | undefined): BadgeCosts {

@@ -12,6 +12,7 @@ const OTHERS = 3_000;
 interface PlanNode {
   'Relation Name'?: string;
   'Actual Loops': number;
+  'Actual Rows': number;
   Plans?: PlanNode[];
 }
 
@@ -22,8 +23,8 @@ function nodesOf(node: PlanNode): PlanNode[] {
 /**
  * The profile's badge costs (BADGE_COSTS_SQL, inside every `account.getInfo`) are read from the account's own badges:
  * once every app of a large catalogue has a price, the statement still reads the account's badges once and looks up
- * one price per badge held, and never probes the account's badges once per priced set (a join whose size the planner
- * misjudged did, ~0.8 ms per profile with ~800 priced sets).
+ * one badge and one price per badge held: it never probes the account's badges once per priced set (a join whose size
+ * the planner misjudged did, ~0.8 ms per profile with ~800 priced sets), nor reads the whole badge table.
  */
 describe('badge costs by the account’s badges', () => {
   let ctx: TestContext;
@@ -90,6 +91,9 @@ describe('badge costs by the account’s badges', () => {
         expect({ mode, loops: on('account_badges').map((node) => node['Actual Loops']) }).toEqual({ mode, loops: [1] });
         const priceLookups = on('app_market_prices').reduce((sum, node) => sum + node['Actual Loops'], 0);
         expect(priceLookups).toBeLessThanOrEqual(held[0].n);
+        // The badges themselves by primary key, one per badge held: never the whole badge table.
+        const badgesRead = on('badges').reduce((sum, node) => sum + node['Actual Rows'] * node['Actual Loops'], 0);
+        expect({ mode, badgesRead }).toEqual({ mode, badgesRead: held[0].n });
       } finally {
         await runner.query('DEALLOCATE ALL').catch(() => undefined);
         await runner.query('RESET plan_cache_mode').catch(() => undefined);
