@@ -8,9 +8,9 @@ import { DerivedState, DerivedStateKeeper } from '../../derived/derived-state';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** As the TrendingCounter's buckets: they outlive the longest window (30 days) by a margin. */
 /** How long one computed top list is served (documented: trending lists are at most a second old). */
 export const TOP_CACHE_MS = 1_000;
+/** As the TrendingCounter's buckets: they outlive the longest window (30 days) by a margin. */
 const RETENTION_SECONDS = 32 * 86_400;
 
 /** A computed top list, shared by the requests that read it: never modified. */
