@@ -9,6 +9,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { DerivedState, DerivedStateKeeper } from '../derived/derived-state';
 import { VersionedRedisState } from '../derived/versioned-redis-state';
 import { RankKeys } from './rank-keys';
+import { layOutLargeSets } from './rank-order-layout';
 import { RANKED_COLUMNS, cellOf, memberOf, scopeKeysOf } from './rank-scopes';
 
 /** An account row as the engine reads it: the ranked columns and the location. */
@@ -125,27 +126,33 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     const version = await this.state.nextVersion();
     let after = -1;
     let accounts = 0;
+    const sizes = new Map<string, number>();
     for (;;) {
       const rows: RankRow[] = await this.dataSource.query(
         `${SELECT} WHERE a.account_id > $1 AND a.updated_at IS NOT NULL ORDER BY a.account_id LIMIT ${BATCH}`,
         [after],
       );
       if (!rows.length) break;
-      await this.loadBatch(version, rows);
+      await this.loadBatch(version, rows, sizes);
       accounts += rows.length;
       after = rows[rows.length - 1].account_id;
     }
+    // Before the switch: nobody reads or writes this version yet (rank-order-layout.ts).
+    const laidOut = await layOutLargeSets(this.redis, sizes);
     const recent: { account_id: number }[] = await this.dataSource.query('SELECT account_id FROM accounts WHERE updated_at >= $1', [
       new Date(started - REBUILD_OVERLAP_MS),
     ]);
     await this.state.serve(version);
     await this.place(recent.map((row) => row.account_id));
     await this.state.dropAllBut(version);
-    this.logger.log({ msg: 'ranks rebuilt', version, accounts, durationMs: Date.now() - started });
+    this.logger.log({ msg: 'ranks rebuilt', version, accounts, laidOut, durationMs: Date.now() - started });
   }
 
-  /** One batch of a build: one ZADD per (board, scope) with all of the batch's members, counters summed first. */
-  private async loadBatch(version: string, rows: RankRow[]): Promise<void> {
+  /**
+   * One batch of a build: one ZADD per (board, scope) with all of the batch's members, counters summed first. `sizes`
+   * counts the members added per set, across batches.
+   */
+  private async loadBatch(version: string, rows: RankRow[], sizes: Map<string, number>): Promise<void> {
     const sets = new Map<string, (string | number)[]>();
     const population = new Map<string, number>();
     const cells = new Map<string, number>();
@@ -176,7 +183,10 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
       }
     }
     const pipeline = this.redis.pipeline();
-    for (const [key, args] of sets) pipeline.zadd(key, ...args);
+    for (const [key, args] of sets) {
+      pipeline.zadd(key, ...args);
+      sizes.set(key, (sizes.get(key) ?? 0) + args.length / 2);
+    }
     for (const [scope, n] of population) pipeline.hincrby(this.keys.population(version), scope, n);
     for (const [cell, n] of cells) pipeline.hincrby(this.keys.cells(version), cell, n);
     pipeline.hset(this.keys.placement(version), ...placement);
