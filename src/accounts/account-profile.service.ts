@@ -12,10 +12,11 @@ import { AccountViewsService } from './views/account-views.service';
 import { SearchTrendsService } from '../search/search-trends.service';
 import { JsonLogger } from '../common/logging/json-logger';
 import { RankReader } from '../ranks/rank-reader.service';
+import { BadgePriceBook } from '../pricing/badge-price-book';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { schemaLink, RenderedJson } from '../common/wire/rendered-json';
-import { PROFILE_TEXT_SQL, ProfileTextRow, profileRanksOf, profileText, scoresOf } from './mappers/profile-text';
+import { PROFILE_TEXT_SQL, ProfileTextRow, intsOf, profileRanksOf, profileText, scoresOf } from './mappers/profile-text';
 
 /** Reads of one account: profile, badge statistics, update progress. */
 @Injectable()
@@ -30,6 +31,7 @@ export class AccountProfileService {
     private readonly searches: SearchTrendsService,
     @InjectRepository(AccountUpdateEntity) private readonly runs: Repository<AccountUpdateEntity>,
     private readonly ranks: RankReader,
+    private readonly prices: BadgePriceBook,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -38,8 +40,8 @@ export class AccountProfileService {
 
   /**
    * The profile as its answer's bytes (profile-text.ts); a `visitor` (see AccountViewsService.visitor) counts as one
-   * view of it. Two round trips: one statement for the profile's text with its extras and scores, then one Redis
-   * script for the live ranks (which needs the scores), sent with the view's writes.
+   * view of it. Two round trips: one statement for the profile's text with its extras, scores and badges, then one
+   * Redis script for the live ranks (which needs the scores); the badges are priced from the process's price book.
    */
   async getInfo(selector: AccountSelector, visitor?: string): Promise<RenderedJson> {
     // By id the statement itself proves the account is stored; a vanity is looked up first.
@@ -48,8 +50,11 @@ export class AccountProfileService {
     if (!row) throw notTracked();
     // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
     if (visitor) void this.countVisit(accountId, visitor, selector.vanity?.value);
-    const current = row.refreshed ? await this.ranks.accountRanks(accountId, scoresOf(row)) : null;
-    return new RenderedJson(profileText(this.schemaLink, row, profileRanksOf(current, row.best)));
+    const [current, costs] = await Promise.all([
+      row.refreshed ? this.ranks.accountRanks(accountId, scoresOf(row)) : null,
+      this.prices.costsOf(intsOf(row.badge_ids), intsOf(row.badge_levels)),
+    ]);
+    return new RenderedJson(profileText(this.schemaLink, row, costs, profileRanksOf(current, row.best)));
   }
 
   private async countVisit(accountId: number, visitor: string, vanity: string | undefined): Promise<void> {

@@ -53,7 +53,10 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** HTTP server processes of the API (node:cluster, sharing the port); 1 serves from the entrypoint itself. */
   apiProcesses: number;
-  /** How long an answer shared by every caller asking the same question is reused (src/common/shared-answers); 0: never. */
+  /**
+   * How long an answer shared by every caller asking the same question is reused (src/common/shared-answers), and the
+   * longest the price book of the profile cost fields is kept (src/pricing/badge-price-book.ts); 0: never.
+   */
   sharedAnswerTtlMs: number;
   /** Interval of the heartbeat event on every event stream. */
   streamHeartbeatMs: number;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { BadgeCostsService } from './badge-costs.service';
+import { BadgePriceBook } from './badge-price-book';
 
 /** Reads of the stored market prices for other areas (profile cost fields); app badges join the table directly. */
-@Module({ providers: [BadgeCostsService], exports: [BadgeCostsService] })
+@Module({ providers: [BadgePriceBook], exports: [BadgePriceBook] })
 export class MarketPricesModule {}

@@ -8,7 +8,7 @@
  * prices in `app_market_prices` (AppPricer, figures from set-price.ts). Each set whose figures changed is
  * published on the `<prefix>:events:pricing` channel (PriceTicks) and streamed by the API as `market-price-tick` on
  * `GET /v1/badge.pricing.subscribe`. Reads use the stored prices: app badges' `price`, `noListing` and `isNmc`
- * (BadgeCatalogService joins the table) and the profile's cost fields (BadgeCostsService).
+ * (BadgeCatalogService joins the table) and the profile's cost fields (BadgePriceBook).
  *
  * This module is the API side (the stream); PricingWorkerModule is the job.
  */

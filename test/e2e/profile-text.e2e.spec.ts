@@ -2,7 +2,7 @@ import { AccountEntity } from '../../src/accounts/entities/account.entity';
 import { AccountRoleEntity } from '../../src/accounts/entities/account-role.entity';
 import { toProfile } from '../../src/accounts/mappers/profile.mapper';
 import { profileRanksOf } from '../../src/accounts/mappers/profile-text';
-import { BadgeCostsService } from '../../src/pricing/badge-costs.service';
+import { referenceBadgeCosts } from '../support/badge-costs-reference';
 import { RankEngine } from '../../src/ranks/rank-engine.service';
 import { RankReader } from '../../src/ranks/rank-reader.service';
 import { startTestApp, TestContext } from '../support/test-app';
@@ -90,7 +90,7 @@ describe('account.getInfo written by PostgreSQL', () => {
     const roles = await ctx.dataSource
       .getRepository(AccountRoleEntity)
       .find({ where: { accountId }, order: { rating: 'DESC', role: 'ASC' } });
-    const costs = await ctx.app.get(BadgeCostsService).forAccount(accountId);
+    const costs = await referenceBadgeCosts(ctx.dataSource, accountId);
     const best: { leaderboard: string; ranks: number[] }[] = await ctx.dataSource.query(
       'SELECT leaderboard, ranks FROM account_best_ranks WHERE account_id = $1',
       [accountId],

@@ -5,7 +5,7 @@ import { BestLeaderboardRank, CurrentLeaderboardRank } from '../dto/account-prof
 import { Image, RoleRecord } from '../dto/profile-records.dto';
 import { PROFILE_EXTRAS_SQL } from '../profile-extras';
 import { LOCATION_TEXT, recordTextFields } from './card-values';
-import { INT32_MAX } from '../../common/wire/bounds';
+import { BadgeCosts } from '../../pricing/badge-costs';
 
 /**
  * # The profile as JSON text
@@ -40,24 +40,27 @@ const PROFILE_FIELDS: [string, string][] = [
   ['connections', `'[]'`],
 ];
 
+/** The record's fields around its cost fields, which the API writes (profileText): they are priced there. */
+const COST_FIELDS = ['appCost', 'foilBadgeCost', 'normalBadgeCost'];
+const RECORD_FIELDS = recordTextFields();
+const FIRST_COST = RECORD_FIELDS.findIndex(([field]) => field === COST_FIELDS[0]);
+if (RECORD_FIELDS.slice(FIRST_COST, FIRST_COST + COST_FIELDS.length).some(([field], i) => field !== COST_FIELDS[i]))
+  throw new Error('profile-text: the record’s cost fields are no longer together in their order');
+
 /**
- * The profile of account $1: `head` (from `{` to `steamVanity`'s value), `tail` (its location, then the profile's own
- * fields up to `connections`), its images, roles and best ranks as PROFILE_EXTRAS_SQL reads them, whether it was ever
- * refreshed, and its RANKED_COLUMNS' scores (one JSON array: a column each would bring back the per-column cost).
- * The costs are toBadgeCosts' (sums of cents, clamped to int32).
+ * The profile of account $1: `head` (from `{` to `steamSetsScore`'s value), `middle` (from `economyBan` to
+ * `steamVanity`'s value; the cost fields go between the two), `tail` (its location, then the profile's own fields up
+ * to `connections`), its images, roles and best ranks as PROFILE_EXTRAS_SQL reads them, the ids and levels of its
+ * badges (priced by BadgePriceBook), whether it was ever refreshed, and its RANKED_COLUMNS' scores (one JSON array: a
+ * column each would bring back the per-column cost).
  */
 export const PROFILE_TEXT_SQL = `
   SELECT a.updated_at IS NOT NULL AS refreshed,
          json_build_array(${RANKED_COLUMNS.map((column) => `a.${column}`).join(', ')})::text AS scores,
-         '{' || ${sqlJsonMembers(
-           recordTextFields({
-             appCost: `LEAST(${INT32_MAX}, x.normal + x.foil)::text`,
-             foilBadgeCost: `LEAST(${INT32_MAX}, x.foil)::text`,
-             normalBadgeCost: `LEAST(${INT32_MAX}, x.normal)::text`,
-           }),
-         )} AS head,
+         '{' || ${sqlJsonMembers(RECORD_FIELDS.slice(0, FIRST_COST))} AS head,
+         ${sqlJsonMembers(RECORD_FIELDS.slice(FIRST_COST + COST_FIELDS.length), true)} AS middle,
          ${LOCATION_TEXT} || ${sqlJsonMembers(PROFILE_FIELDS, true)} AS tail,
-         x.roles, x.best, x.images
+         x.roles, x.best, x.images, x.badge_ids, x.badge_levels
     FROM accounts a CROSS JOIN LATERAL (${PROFILE_EXTRAS_SQL}) x
    WHERE a.account_id = $1`;
 
@@ -65,10 +68,19 @@ export interface ProfileTextRow {
   refreshed: boolean;
   scores: string;
   head: string;
+  middle: string;
   tail: string;
   roles: RoleRecord[];
   best: { leaderboard: string; ranks: number[] }[];
   images: Image[];
+  /** The account's badge ids and levels, in the same order, as PostgreSQL writes an int array: `{1,2,3}`. */
+  badge_ids: string;
+  badge_levels: string;
+}
+
+/** The numbers of an int array's text (`{1,2,3}`): JSON.parse reads a list of numbers faster than the driver's parser. */
+export function intsOf(arrayText: string): number[] {
+  return JSON.parse(`[${arrayText.slice(1, -1)}]`) as number[];
 }
 
 /** The row's RANKED_COLUMNS scores by column, as RankReader.accountRanks takes them. */
@@ -99,10 +111,14 @@ export function profileRanksOf(current: Map<string, AccountBoardRanks> | null, b
   return { currentRanks, currentBestRanks };
 }
 
-/** The whole answer's text: `$schema` link first, as linkWireSchemas puts it, then the profile. */
-export function profileText(schemaLink: string, row: ProfileTextRow, ranks: ProfileRanks): string {
+/**
+ * The whole answer's text: `$schema` link first, as linkWireSchemas puts it, then the profile. The costs are
+ * toBadgeCosts' (sums of cents, clamped to int32).
+ */
+export function profileText(schemaLink: string, row: ProfileTextRow, costs: BadgeCosts, ranks: ProfileRanks): string {
   return (
-    `{"$schema":${JSON.stringify(schemaLink)},${row.head.slice(1)},"images":${JSON.stringify(row.images)},"roles":` +
+    `{"$schema":${JSON.stringify(schemaLink)},${row.head.slice(1)},"appCost":${costs.appCost},"foilBadgeCost":` +
+    `${costs.foilBadgeCost},"normalBadgeCost":${costs.normalBadgeCost}${row.middle},"images":${JSON.stringify(row.images)},"roles":` +
     `${JSON.stringify(row.roles)}${row.tail},"currentRanks":${JSON.stringify(ranks.currentRanks)},` +
     `"currentBestRanks":${JSON.stringify(ranks.currentBestRanks)}}`
   );

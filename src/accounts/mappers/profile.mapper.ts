@@ -4,7 +4,7 @@ import { LeaderboardAccount } from '../dto/leaderboard-account.dto';
 import { RoleRecord } from '../dto/profile-records.dto';
 import { AccountRoleEntity } from '../entities/account-role.entity';
 import { AccountEntity } from '../entities/account.entity';
-import { BadgeCosts, NO_BADGE_COSTS } from '../../pricing/badge-costs.service';
+import { BadgeCosts, NO_BADGE_COSTS } from '../../pricing/badge-costs';
 
 export function toRoles(roles: AccountRoleEntity[]): RoleRecord[] {
   return roles.map((role) => ({ role: role.role, rating: role.rating, extras: role.extras }));
