@@ -109,19 +109,11 @@ export function cardOf(values: CardValues): LeaderboardAccount {
 
 const str = sqlJsonString;
 
-/** SQL of a record's cost fields (`appCost`, `foilBadgeCost`, `normalBadgeCost`) as JSON text: cards leave them 0. */
-export interface CostTexts {
-  appCost: string;
-  foilBadgeCost: string;
-  normalBadgeCost: string;
-}
-const NO_COSTS: CostTexts = { appCost: `'0'`, foilBadgeCost: `'0'`, normalBadgeCost: `'0'` };
-
 /**
  * accountRecord's (profile.mapper.ts) fields from `steamId` to `steamVanity`, in its order, as `[key, SQL of the
  * value's JSON text]` over the account aliased `a`: shared by the card text and the profile text (profile-text.ts).
  */
-export function recordTextFields(costs: CostTexts = NO_COSTS): [string, string][] {
+export function recordTextFields(): [string, string][] {
   return [
     ['steamId', str('(76561197960265728 + a.account_id)::text')],
     ['name', str('a.name')],
@@ -152,9 +144,10 @@ export function recordTextFields(costs: CostTexts = NO_COSTS): [string, string][
         ['steamSetsScore', 'site_score'],
       ] as const
     ).map(([field, column]): [string, string] => [field, `a.${column}::text`]),
-    ['appCost', costs.appCost],
-    ['foilBadgeCost', costs.foilBadgeCost],
-    ['normalBadgeCost', costs.normalBadgeCost],
+    // Cards leave the cost fields 0; the profile writes its own in their place (profile-text.ts).
+    ['appCost', `'0'`],
+    ['foilBadgeCost', `'0'`],
+    ['normalBadgeCost', `'0'`],
     ['economyBan', str('a.economy_ban')],
     ['steamSetsVanity', str(`COALESCE(a.site_vanity, '')`)],
     ['steamVanity', str(`COALESCE(a.platform_vanity, '')`)],
