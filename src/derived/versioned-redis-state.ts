@@ -42,6 +42,12 @@ export async function withoutBootBuilds<T>(create: () => Promise<T>): Promise<T>
  * then switches `version` to it and drops every other. One build at a time across processes (a Redis lock that
  * expires if its holder dies); within a process, callers join the build under way. Each keeper supplies `build`.
  */
+/**
+ * Why a build runs: `missing`, no version is served (first start, a flushed Redis) and reads wait for it (503);
+ * `rebuild`, an operator or the seed asked for one while the current version, if any, keeps serving.
+ */
+export type BuildKind = 'missing' | 'rebuild';
+
 export class VersionedRedisState {
   private readonly logger = new JsonLogger('VersionedRedisState');
   private building: Promise<void> | null = null;
@@ -50,7 +56,7 @@ export class VersionedRedisState {
   constructor(
     private readonly redis: Redis,
     private readonly keys: VersionKeys,
-    private readonly build: () => Promise<void>,
+    private readonly build: (kind: BuildKind) => Promise<void>,
   ) {}
 
   /** The version being served, or null before the first build (and after a flush). */
@@ -86,7 +92,7 @@ export class VersionedRedisState {
   /** Starts (or joins) a build when no version exists; resolves when that build is done (or another process has it). */
   ensureBuilt(): Promise<void> {
     this.building ??= this.exclusively(false, async () => {
-      if (!(await this.current())) await this.build();
+      if (!(await this.current())) await this.build('missing');
     }).finally(() => (this.building = null));
     return this.building;
   }
@@ -104,7 +110,7 @@ export class VersionedRedisState {
 
   /** Rebuilds even when a version exists (operators, the seed), after any build under way. */
   rebuild(): Promise<void> {
-    return this.exclusively(true, () => this.build());
+    return this.exclusively(true, () => this.build('rebuild'));
   }
 
   /** A fresh version number for a build to fill. */

@@ -16,7 +16,8 @@ import Redis from 'ioredis';
  * it fades with churn until the next rebuild. It changes no content (test/e2e/rank-layout.e2e.spec.ts).
  *
  * Only sets of a version not served yet are laid out (RankEngine.build, before the switch), so no reader or writer
- * sees a key between its copy and its rename.
+ * sees a key between its copy and its rename; and only in a rebuild asked for by an operator or the seed, not in the
+ * build that rank reads wait for (a first start or a flushed Redis: 503 until it is done), which it would lengthen.
  */
 
 /** Entries read and written per round trip while copying. */
