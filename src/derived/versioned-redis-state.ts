@@ -37,17 +37,17 @@ export async function withoutBootBuilds<T>(create: () => Promise<T>): Promise<T>
 }
 
 /**
- * The lifecycle shared by the derived states kept in Redis under versions (the rank engine, the board changes):
- * everything of one build sits under `v<N>`, a build fills a fresh version while the current one keeps serving,
- * then switches `version` to it and drops every other. One build at a time across processes (a Redis lock that
- * expires if its holder dies); within a process, callers join the build under way. Each keeper supplies `build`.
- */
-/**
  * Why a build runs: `missing`, no version is served (first start, a flushed Redis) and reads wait for it (503);
  * `rebuild`, an operator or the seed asked for one while the current version, if any, keeps serving.
  */
 export type BuildKind = 'missing' | 'rebuild';
 
+/**
+ * The lifecycle shared by the derived states kept in Redis under versions (the rank engine, the board changes):
+ * everything of one build sits under `v<N>`, a build fills a fresh version while the current one keeps serving,
+ * then switches `version` to it and drops every other. One build at a time across processes (a Redis lock that
+ * expires if its holder dies); within a process, callers join the build under way. Each keeper supplies `build`.
+ */
 export class VersionedRedisState {
   private readonly logger = new JsonLogger('VersionedRedisState');
   private building: Promise<void> | null = null;

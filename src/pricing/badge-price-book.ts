@@ -89,7 +89,7 @@ export class BadgePriceBook {
   }
 
   private async fetch(): Promise<Map<number, PricedBadge>> {
-    const rows: { id: number; is_foil: boolean; set_price: number | string }[] = await this.dataSource.query(PRICED_BADGES_SQL);
-    return new Map(rows.map((row): [number, PricedBadge] => [row.id, { foil: row.is_foil, setPrice: Number(row.set_price) }]));
+    const rows: { id: number; is_foil: boolean; set_price: number }[] = await this.dataSource.query(PRICED_BADGES_SQL);
+    return new Map(rows.map((row): [number, PricedBadge] => [row.id, { foil: row.is_foil, setPrice: row.set_price }]));
   }
 }

@@ -14,7 +14,6 @@ const OTHERS = 3_000;
 interface PlanNode {
   'Relation Name'?: string;
   'Actual Loops': number;
-  'Actual Rows': number;
   Plans?: PlanNode[];
 }
 
