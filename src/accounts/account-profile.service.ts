@@ -16,7 +16,7 @@ import { BadgePriceBook } from '../pricing/badge-price-book';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { schemaLink, RenderedJson } from '../common/wire/rendered-json';
-import { PROFILE_TEXT_SQL, ProfileTextRow, intsOf, profileRanksOf, profileText, scoresOf } from './mappers/profile-text';
+import { PROFILE_TEXT_SQL, ProfileTextRow, intsOf, profileRanksOf, profileText } from './mappers/profile-text';
 
 /** Reads of one account: profile, badge statistics, update progress. */
 @Injectable()
@@ -40,21 +40,24 @@ export class AccountProfileService {
 
   /**
    * The profile as its answer's bytes (profile-text.ts); a `visitor` (see AccountViewsService.visitor) counts as one
-   * view of it. Two round trips: one statement for the profile's text with its extras, scores and badges, then one
-   * Redis script for the live ranks (which needs the scores); the badges are priced from the process's price book.
+   * view of it. Two round trips at once: one statement for the profile's text with its extras and badges, and one
+   * Redis script for the live ranks (which needs nothing from the row); the badges are priced from the process's
+   * price book.
    */
   async getInfo(selector: AccountSelector, visitor?: string): Promise<RenderedJson> {
     // By id the statement itself proves the account is stored; a vanity is looked up first.
     const accountId = this.lookup.namedId(selector) ?? (await this.lookup.findTracked(selector)).accountId;
-    const [row]: ProfileTextRow[] = await this.dataSource.query(PROFILE_TEXT_SQL, [accountId]);
+    // Sent together, the two wait one round trip rather than two in a row: under load that wait, not CPU, was most of
+    // the profile's latency, and with 16 callers most of what held its throughput (docs/performance.md).
+    const [[row], current]: [ProfileTextRow[], Awaited<ReturnType<RankReader['boardRanks']>>] = await Promise.all([
+      this.dataSource.query(PROFILE_TEXT_SQL, [accountId]),
+      this.ranks.boardRanks(accountId),
+    ]);
     if (!row) throw notTracked();
     // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
     if (visitor) void this.countVisit(accountId, visitor, selector.vanity?.value);
-    const [current, costs] = await Promise.all([
-      row.refreshed ? this.ranks.accountRanks(accountId, scoresOf(row)) : null,
-      this.prices.costsOf(intsOf(row.badge_ids), intsOf(row.badge_levels)),
-    ]);
-    return new RenderedJson(profileText(this.schemaLink, row, costs, profileRanksOf(current, row.best)));
+    const costs = await this.prices.costsOf(intsOf(row.badge_ids), intsOf(row.badge_levels));
+    return new RenderedJson(profileText(this.schemaLink, row, costs, profileRanksOf(row.refreshed ? current : null, row.best)));
   }
 
   private async countVisit(accountId: number, visitor: string, vanity: string | undefined): Promise<void> {

@@ -9,10 +9,12 @@
  *
  * KEYS: [1] the version key.
  * ARGV: [1] the prefix of a version's keys up to the version (`<prefix>:ranks:v`), [2] the account id (placement
- *       field), [3] its member, then per column: its name and 1 when the account scores above 0 there.
+ *       field), [3] its member, then the columns' names.
  * Returns {} without a version; {version} when the account is not placed; else {version, n, the n scope keys in
  * the order global, region, country, state, city (present ones only), their n populations, then per column n values:
- * a 0-based reverse rank (-1 when the entry is missing) or, for a score of 0, the set's size}.
+ * a 0-based reverse rank, or, where the account is not in the set (it scores 0 there, and the sets keep no zeros),
+ * -1 - the set's size}. The script needs none of the account's scores, so the profile sends it without waiting for
+ * its row (AccountProfileService.getInfo).
  */
 export const PROFILE_RANKS_LUA = `
 local version = redis.call('GET', KEYS[1])
@@ -37,15 +39,12 @@ local out = { version, #scopes }
 for _, scope in ipairs(scopes) do out[#out + 1] = scope end
 local populations = redis.call('HMGET', base .. 'population', unpack(scopes))
 for i = 1, #scopes do out[#out + 1] = populations[i] or '0' end
-for a = 4, #ARGV, 2 do
+for a = 4, #ARGV do
   local prefix = base .. 'b:' .. ARGV[a] .. ':'
   for _, scope in ipairs(scopes) do
-    if ARGV[a + 1] == '1' then
-      local at = redis.call('ZREVRANK', prefix .. scope, ARGV[3])
-      out[#out + 1] = at or -1
-    else
-      out[#out + 1] = redis.call('ZCARD', prefix .. scope)
-    end
+    local key = prefix .. scope
+    local at = redis.call('ZREVRANK', key, ARGV[3])
+    out[#out + 1] = at or -1 - redis.call('ZCARD', key)
   end
 end
 return out`;

@@ -49,11 +49,14 @@ export const PROFILE_RANK_BOARDS = Object.keys(COLUMN_BOARDS);
 /** Boards of `account.listLeaderboardHistory`: the column boards but `valid_playtime` (the same as `playtime`). */
 export const HISTORY_BOARDS = CHANGE_BOARDS.filter((board) => board !== 'valid_playtime') as string[];
 
-export interface AccountBoardRanks {
+export interface BoardRanks {
   /** Ranks in the order global, region, country, state, city; 0 where the account has no such location. */
   ranks: number[];
   /** Ranked accounts in each of those scopes, same order. */
   totals: number[];
+}
+
+export interface AccountBoardRanks extends BoardRanks {
   score: number;
 }
 
@@ -296,21 +299,23 @@ export class RankReader {
   }
 
   /**
-   * Every column board's ranks of an account (null when it is not on the boards: never refreshed). `scores` are its
-   * RANKED_COLUMNS' values by column when the caller already read them (the profile does), else they are read here.
+   * Every column board's ranks of an account with its scores there (null when it is not on the boards: never
+   * refreshed), as the update worker records them (RankHistoryRecorder).
    */
-  async accountRanks(accountId: number, scores?: Record<string, number>): Promise<Map<string, AccountBoardRanks> | null> {
-    const known = scores ?? (await this.storedScores(accountId));
-    if (!known) return null;
-    const byColumn = await this.profileRanks(accountId, RANKED_COLUMNS, known);
+  async accountRanks(accountId: number): Promise<Map<string, AccountBoardRanks> | null> {
+    const [scores, ranks] = await Promise.all([this.storedScores(accountId), this.boardRanks(accountId)]);
+    if (!scores || !ranks) return null;
+    return new Map([...ranks].map(([board, r]) => [board, { ...r, score: scores[COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!] }]));
+  }
+
+  /**
+   * Every column board's ranks of an account, live (null when it is not on the boards: never refreshed). One script
+   * that needs nothing from PostgreSQL, so the profile sends it beside its statement.
+   */
+  async boardRanks(accountId: number): Promise<Map<string, BoardRanks> | null> {
+    const byColumn = await this.profileRanks(accountId, RANKED_COLUMNS);
     if (!byColumn) return null;
-    return new Map(
-      PROFILE_RANK_BOARDS.map((board) => {
-        const column = COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!;
-        const { ranks, totals } = byColumn.get(column)!;
-        return [board, { ranks, totals, score: known[column] }];
-      }),
-    );
+    return new Map(PROFILE_RANK_BOARDS.map((board) => [board, byColumn.get(COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!)!]));
   }
 
   /** The account's RANKED_COLUMNS values by column, or null unless it was refreshed. */
@@ -337,9 +342,14 @@ export class RankReader {
    * The account's ranks in its five scopes and the size of each (0 where it has no such location): one script
    * (profile-ranks.lua.ts). Null without a version or when the account is not on the boards (never refreshed).
    */
-  private async profileRanks(accountId: number, columns: string[], scores: Record<string, number>) {
-    const flags = columns.flatMap((column) => [column, scores[column] > 0 ? '1' : '0']);
-    const out = await this.profileRanksScript(this.keys.version, this.keys.versionPrefix, String(accountId), memberOf(accountId), ...flags);
+  private async profileRanks(accountId: number, columns: string[]) {
+    const out = await this.profileRanksScript(
+      this.keys.version,
+      this.keys.versionPrefix,
+      String(accountId),
+      memberOf(accountId),
+      ...columns,
+    );
     if (out.length === 0) {
       this.engine.startBuild();
       return null;
@@ -348,13 +358,15 @@ export class RankReader {
     const n = Number(out[1]);
     const levels = out.slice(2, 2 + n).map((scope) => LEVEL_OF_SCOPE[String(scope).slice(0, 2)] ?? 'global');
     const populations = out.slice(2 + n, 2 + 2 * n).map(Number);
-    // A rank index (0-based) or a set size; -1 only if the account's entry went missing (0 = unknown rank).
+    // A 0-based rank index, or -1 - the set's size where the account scores 0 (the last rank: size + 1).
     const results = out.slice(2 + 2 * n).map(Number);
-    const byColumn = new Map<string, { ranks: number[]; totals: number[] }>();
+    const byColumn = new Map<string, BoardRanks>();
     columns.forEach((column, c) => {
       const ranks = SCOPE_LEVELS.map((level: ScopeLevel) => {
         const i = levels.indexOf(level);
-        return i < 0 ? 0 : results[c * n + i] + 1;
+        if (i < 0) return 0;
+        const at = results[c * n + i];
+        return at >= 0 ? at + 1 : -at;
       });
       const totals = SCOPE_LEVELS.map((level: ScopeLevel) => {
         const i = levels.indexOf(level);

@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { xpForLevel } from '../../src/platform/levels';
+import { COLUMN_BOARDS } from '../../src/leaderboards/account-boards';
 import { LazyBoards } from '../../src/ranks/lazy-boards.service';
 import { RankEngine } from '../../src/ranks/rank-engine.service';
 import { RankReader } from '../../src/ranks/rank-reader.service';
@@ -159,23 +160,44 @@ describe('rank engine', () => {
     await refresh([located.account_id]);
     const stored = await rows();
     const me = stored.find((row) => row.account_id === located.account_id)!;
-    const info = await post('account.getInfo', { id: { accountId: me.account_id } }).expect(200);
-    const xp = info.body.currentRanks.find((entry: { leaderboard: string }) => entry.leaderboard === 'xp');
-    const cell = cellOf({
-      region: me.region as string,
-      countryName: me.country_name as string,
-      stateName: me.state_name as string,
-      cityName: me.city_name as string,
-    });
-    const keys = scopeKeysOf(cell);
     const byScope = scopes(stored);
-    const expected = SCOPE_LEVELS.map((level) => {
-      const scope = keys[level];
-      if (!scope) return [0, 0];
-      const board = recompute(byScope.get(scope)!, 'xp');
-      return [board.find((entry) => entry.accountId === me.account_id)!.rank, board.length];
-    });
-    expect(xp).toEqual({ leaderboard: 'xp', ranks: expected.map((e) => e[0]).join(','), totals: expected.map((e) => e[1]).join(',') });
+    /** The ranks and totals a recomputation gives one account on one column's boards, as the profile writes them. */
+    const expectedOf = (account: Row, column: string) => {
+      const keys = scopeKeysOf(
+        cellOf({
+          region: account.region as string,
+          countryName: account.country_name as string,
+          stateName: account.state_name as string,
+          cityName: account.city_name as string,
+        }),
+      );
+      return SCOPE_LEVELS.map((level) => {
+        const scope = keys[level];
+        if (!scope) return [0, 0];
+        const board = recompute(byScope.get(scope)!, column);
+        return [board.find((entry) => entry.accountId === account.account_id)!.rank, board.length];
+      });
+    };
+    const info = await post('account.getInfo', { id: { accountId: me.account_id } }).expect(200);
+    const expected = expectedOf(me, 'xp');
+    // Every board of several profiles, those where the account scores 0 (the board's last rank) included.
+    let zeros = 0;
+    for (const account of [me, ...stored.slice(0, 6)]) {
+      const profile = account === me ? info : await post('account.getInfo', { id: { accountId: account.account_id } }).expect(200);
+      expect(profile.body.currentRanks).toHaveLength(Object.keys(COLUMN_BOARDS).length);
+      for (const entry of profile.body.currentRanks as { leaderboard: string; ranks: string; totals: string }[]) {
+        const column = COLUMN_BOARDS[entry.leaderboard as keyof typeof COLUMN_BOARDS] as string;
+        const want = expectedOf(account, column);
+        expect({ account: account.account_id, ...entry }).toEqual({
+          account: account.account_id,
+          leaderboard: entry.leaderboard,
+          ranks: want.map((e) => e[0]).join(','),
+          totals: want.map((e) => e[1]).join(','),
+        });
+        if (Number(account[column]) <= 0) zeros++;
+      }
+    }
+    expect(zeros).toBeGreaterThan(0);
     expect(info.body.currentBestRanks.find((entry: { leaderboard: string }) => entry.leaderboard === 'xp').ranks).toBeDefined();
 
     const history = await post('account.listLeaderboardHistory', { id: { accountId: me.account_id } }).expect(200);

@@ -1,6 +1,5 @@
 import { sqlJsonIsoTime, sqlJsonMembers, sqlJsonString } from '../../common/wire/sql-json-text';
-import { AccountBoardRanks } from '../../ranks/rank-reader.service';
-import { RANKED_COLUMNS } from '../../ranks/rank-scopes';
+import { BoardRanks } from '../../ranks/rank-reader.service';
 import { BestLeaderboardRank, CurrentLeaderboardRank } from '../dto/account-profile.dto';
 import { Image, RoleRecord } from '../dto/profile-records.dto';
 import { PROFILE_EXTRAS_SQL } from '../profile-extras';
@@ -51,12 +50,10 @@ if (RECORD_FIELDS.slice(FIRST_COST, FIRST_COST + COST_FIELDS.length).some(([fiel
  * The profile of account $1: `head` (from `{` to `steamSetsScore`'s value), `middle` (from `economyBan` to
  * `steamVanity`'s value; the cost fields go between the two), `tail` (its location, then the profile's own fields up
  * to `connections`), its images, roles and best ranks as PROFILE_EXTRAS_SQL reads them, the ids and levels of its
- * badges (priced by BadgePriceBook), whether it was ever refreshed, and its RANKED_COLUMNS' scores (one JSON array: a
- * column each would bring back the per-column cost).
+ * badges (priced by BadgePriceBook), and whether it was ever refreshed.
  */
 export const PROFILE_TEXT_SQL = `
   SELECT a.updated_at IS NOT NULL AS refreshed,
-         json_build_array(${RANKED_COLUMNS.map((column) => `a.${column}`).join(', ')})::text AS scores,
          '{' || ${sqlJsonMembers(RECORD_FIELDS.slice(0, FIRST_COST))} AS head,
          ${sqlJsonMembers(RECORD_FIELDS.slice(FIRST_COST + COST_FIELDS.length), true)} AS middle,
          ${LOCATION_TEXT} || ${sqlJsonMembers(PROFILE_FIELDS, true)} AS tail,
@@ -66,7 +63,6 @@ export const PROFILE_TEXT_SQL = `
 
 export interface ProfileTextRow {
   refreshed: boolean;
-  scores: string;
   head: string;
   middle: string;
   tail: string;
@@ -83,12 +79,6 @@ export function intsOf(arrayText: string): number[] {
   return JSON.parse(`[${arrayText.slice(1, -1)}]`) as number[];
 }
 
-/** The row's RANKED_COLUMNS scores by column, as RankReader.accountRanks takes them. */
-export function scoresOf(row: ProfileTextRow): Record<string, number> {
-  const values = JSON.parse(row.scores) as number[];
-  return Object.fromEntries(RANKED_COLUMNS.map((column, i) => [column, values[i]]));
-}
-
 export interface ProfileRanks {
   currentRanks: CurrentLeaderboardRank[] | null;
   currentBestRanks: BestLeaderboardRank[] | null;
@@ -98,7 +88,7 @@ export interface ProfileRanks {
  * The account's ranks on every column board in its five scopes, live from the rank engine, and the best it has held
  * (kept by the update worker, merged with the current ones). Null for an account never refreshed.
  */
-export function profileRanksOf(current: Map<string, AccountBoardRanks> | null, best: ProfileTextRow['best']): ProfileRanks {
+export function profileRanksOf(current: Map<string, BoardRanks> | null, best: ProfileTextRow['best']): ProfileRanks {
   if (!current) return { currentRanks: null, currentBestRanks: null };
   const kept = new Map(best.map((entry) => [entry.leaderboard, entry.ranks]));
   const better = (a: number, b: number) => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
