@@ -41,9 +41,13 @@ local populations = redis.call('HMGET', base .. 'population', unpack(scopes))
 for i = 1, #scopes do out[#out + 1] = populations[i] or '0' end
 for a = 4, #ARGV do
   local prefix = base .. 'b:' .. ARGV[a] .. ':'
+  -- Most accounts score 0 on most columns: absent from the global set, they are absent from every scope's, so the
+  -- other scopes are only counted (a look-up of a missing member in a large set is a cache miss of its own).
+  local scored = true
   for _, scope in ipairs(scopes) do
     local key = prefix .. scope
-    local at = redis.call('ZREVRANK', key, ARGV[3])
+    local at = scored and redis.call('ZREVRANK', key, ARGV[3]) or nil
+    if not at then scored = false end
     out[#out + 1] = at or -1 - redis.call('ZCARD', key)
   end
 end
