@@ -47,12 +47,13 @@ export class AccountProfileService {
   async getInfo(selector: AccountSelector, visitor?: string): Promise<RenderedJson> {
     // By id the statement itself proves the account is stored; a vanity is looked up first.
     const accountId = this.lookup.namedId(selector) ?? (await this.lookup.findTracked(selector)).accountId;
-    // Sent together, the two wait one round trip rather than two in a row: under load that wait, not CPU, was most of
-    // the profile's latency, and with 16 callers most of what held its throughput (docs/performance.md).
-    const [[row], current]: [ProfileTextRow[], Awaited<ReturnType<RankReader['boardRanks']>>] = await Promise.all([
-      this.dataSource.query(PROFILE_TEXT_SQL, [accountId]),
+    // Sent together, the two cost one round trip's wait rather than two in a row: under load a request spends more of
+    // its time waiting for the other processes than computing (docs/performance.md, "the profile's ranks sent beside").
+    const [rows, current] = await Promise.all([
+      this.dataSource.query(PROFILE_TEXT_SQL, [accountId]) as Promise<ProfileTextRow[]>,
       this.ranks.boardRanks(accountId),
     ]);
+    const [row] = rows;
     if (!row) throw notTracked();
     // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
     if (visitor) void this.countVisit(accountId, visitor, selector.vanity?.value);
