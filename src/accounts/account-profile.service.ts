@@ -11,7 +11,7 @@ import { UpdateProgressService } from './progress/update-progress.service';
 import { AccountViewsService } from './views/account-views.service';
 import { SearchTrendsService } from '../search/search-trends.service';
 import { JsonLogger } from '../common/logging/json-logger';
-import { RankReader } from '../ranks/rank-reader.service';
+import { AccountRankReader } from '../ranks/account-rank-reader.service';
 import { BadgePriceBook } from '../pricing/badge-price-book';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -30,7 +30,7 @@ export class AccountProfileService {
     private readonly views: AccountViewsService,
     private readonly searches: SearchTrendsService,
     @InjectRepository(AccountUpdateEntity) private readonly runs: Repository<AccountUpdateEntity>,
-    private readonly ranks: RankReader,
+    private readonly ranks: AccountRankReader,
     private readonly prices: BadgePriceBook,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,

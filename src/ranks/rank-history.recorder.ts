@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { HISTORY_BOARDS, RankReader } from './rank-reader.service';
+import { AccountRankReader, HISTORY_BOARDS } from './account-rank-reader.service';
 
 /**
  * Keeps what the rank engine alone cannot answer later: a daily point per board (global rank and score) and the
@@ -10,7 +10,7 @@ import { HISTORY_BOARDS, RankReader } from './rank-reader.service';
 @Injectable()
 export class RankHistoryRecorder {
   constructor(
-    private readonly ranks: RankReader,
+    private readonly ranks: AccountRankReader,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 

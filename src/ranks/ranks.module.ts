@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountRankReader } from './account-rank-reader.service';
 import { RankEngine } from './rank-engine.service';
 import { LazyBoards } from './lazy-boards.service';
 import { RankHistoryRecorder } from './rank-history.recorder';
@@ -9,7 +10,7 @@ import { RankReader } from './rank-reader.service';
  * PostgreSQL when missing. Read by the leaderboards and the profile's ranks.
  */
 @Module({
-  providers: [RankEngine, RankReader, RankHistoryRecorder, LazyBoards],
-  exports: [RankEngine, RankReader, RankHistoryRecorder, LazyBoards],
+  providers: [RankEngine, RankReader, AccountRankReader, RankHistoryRecorder, LazyBoards],
+  exports: [RankEngine, RankReader, AccountRankReader, RankHistoryRecorder, LazyBoards],
 })
 export class RanksModule {}

@@ -4,7 +4,7 @@ import { toProfile } from '../../src/accounts/mappers/profile.mapper';
 import { profileRanksOf } from '../../src/accounts/mappers/profile-text';
 import { referenceBadgeCosts } from '../support/badge-costs-reference';
 import { RankEngine } from '../../src/ranks/rank-engine.service';
-import { RankReader } from '../../src/ranks/rank-reader.service';
+import { AccountRankReader } from '../../src/ranks/account-rank-reader.service';
 import { startTestApp, TestContext } from '../support/test-app';
 
 const ODD = 'Quote " back\\ slash / tab\t nl\n cr\r ctl\u0001\u001f del\u007f é 😀 \u2028\u2029 <>&';
@@ -100,7 +100,7 @@ describe('account.getInfo written by PostgreSQL', () => {
         WHERE account_id = $1 ORDER BY image_type, active DESC, created_at DESC, image_id`,
       [accountId],
     );
-    const current = account.updatedAt ? await ctx.app.get(RankReader).accountRanks(accountId) : null;
+    const current = account.updatedAt ? await ctx.app.get(AccountRankReader).accountRanks(accountId) : null;
     const profile = Object.assign(toProfile(account, roles, costs), profileRanksOf(current, best), { images });
     return JSON.stringify({ $schema: 'http://api.test/schemas/V1AccountGetInfoResponseBody.json', ...profile });
   }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { HISTORY_BOARDS } from '../../ranks/rank-reader.service';
+import { HISTORY_BOARDS } from '../../ranks/account-rank-reader.service';
 
 export class AccountLeaderboardHistory {
   @ApiProperty({ format: 'date-time', description: 'The day of the point (midnight UTC).' }) date: string;

@@ -1,5 +1,5 @@
 import { sqlJsonIsoTime, sqlJsonMembers, sqlJsonString } from '../../common/wire/sql-json-text';
-import { BoardRanks } from '../../ranks/rank-reader.service';
+import { BoardRanks } from '../../ranks/account-rank-reader.service';
 import { BestLeaderboardRank, CurrentLeaderboardRank } from '../dto/account-profile.dto';
 import { Image, RoleRecord } from '../dto/profile-records.dto';
 import { PROFILE_EXTRAS_SQL } from '../profile-extras';

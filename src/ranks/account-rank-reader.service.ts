@@ -1,0 +1,113 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { REDIS } from '../common/redis/redis.module';
+import { CHANGE_BOARDS, COLUMN_BOARDS } from '../leaderboards/account-boards';
+import { RankEngine } from './rank-engine.service';
+import { PROFILE_RANKS_LUA } from './profile-ranks.lua';
+import { RANKED_COLUMNS, SCOPE_LEVELS, ScopeLevel, memberOf } from './rank-scopes';
+
+/** Boards of the profile's ranks that the engine keeps: every column board. */
+export const PROFILE_RANK_BOARDS = Object.keys(COLUMN_BOARDS);
+/** Boards of `account.listLeaderboardHistory`: the column boards but `valid_playtime` (the same as `playtime`). */
+export const HISTORY_BOARDS = CHANGE_BOARDS.filter((board) => board !== 'valid_playtime') as string[];
+
+export interface BoardRanks {
+  /** Ranks in the order global, region, country, state, city; 0 where the account has no such location. */
+  ranks: number[];
+  /** Ranked accounts in each of those scopes, same order. */
+  totals: number[];
+}
+
+export interface AccountBoardRanks extends BoardRanks {
+  score: number;
+}
+
+/** The level of a scope key, by its first two characters (see scopeKeysOf). */
+const LEVEL_OF_SCOPE: Record<string, ScopeLevel> = { g: 'global', 'r:': 'region', 'c:': 'country', 's:': 'state', 't:': 'city' };
+
+type ProfileRanksScript = (versionKey: string, versionPrefix: string, ...args: string[]) => Promise<(string | number)[]>;
+
+/**
+ * One account's ranks on every column board in each of its scopes (the profile's `currentRanks`, the update worker's
+ * rank history), read in one script (profile-ranks.lua.ts). RankReader reads boards; this reads one account across them.
+ */
+@Injectable()
+export class AccountRankReader {
+  private readonly profileRanksScript: ProfileRanksScript;
+
+  constructor(
+    private readonly engine: RankEngine,
+    @Inject(REDIS) redis: Redis,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    // defineCommand runs the script by EVALSHA, loading it once per connection.
+    redis.defineCommand('badgeStatsProfileRanks', { numberOfKeys: 1, lua: PROFILE_RANKS_LUA });
+    const command = (redis as unknown as Record<string, ProfileRanksScript>).badgeStatsProfileRanks;
+    this.profileRanksScript = command.bind(redis) as ProfileRanksScript;
+  }
+
+  /**
+   * Every column board's ranks of an account with its scores there (null when it is not on the boards: never
+   * refreshed), as the update worker records them (RankHistoryRecorder).
+   */
+  async accountRanks(accountId: number): Promise<Map<string, AccountBoardRanks> | null> {
+    const [scores, ranks] = await Promise.all([this.storedScores(accountId), this.boardRanks(accountId)]);
+    if (!scores || !ranks) return null;
+    return new Map([...ranks].map(([board, r]) => [board, { ...r, score: scores[COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!] }]));
+  }
+
+  /**
+   * Every column board's ranks of an account, live (null when it is not on the boards: never refreshed). One script
+   * that needs nothing from PostgreSQL, so the profile sends it beside its statement.
+   */
+  async boardRanks(accountId: number): Promise<Map<string, BoardRanks> | null> {
+    const byColumn = await this.profileRanks(accountId, RANKED_COLUMNS);
+    if (!byColumn) return null;
+    return new Map(PROFILE_RANK_BOARDS.map((board) => [board, byColumn.get(COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!)!]));
+  }
+
+  /** The account's RANKED_COLUMNS values by column, or null unless it was refreshed. */
+  private async storedScores(accountId: number): Promise<Record<string, number> | null> {
+    const [row]: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT ${RANKED_COLUMNS.join(', ')} FROM accounts WHERE account_id = $1 AND updated_at IS NOT NULL`,
+      [accountId],
+    );
+    return row ? Object.fromEntries(RANKED_COLUMNS.map((column) => [column, Number(row[column])])) : null;
+  }
+
+  /**
+   * The account's ranks in its five scopes and the size of each (0 where it has no such location): one script
+   * (profile-ranks.lua.ts). Null without a version or when the account is not on the boards (never refreshed).
+   */
+  private async profileRanks(accountId: number, columns: string[]): Promise<Map<string, BoardRanks> | null> {
+    const keys = this.engine.keys;
+    const out = await this.profileRanksScript(keys.version, keys.versionPrefix, String(accountId), memberOf(accountId), ...columns);
+    if (out.length === 0) {
+      this.engine.startBuild();
+      return null;
+    }
+    if (out.length === 1) return null;
+    const n = Number(out[1]);
+    const levels = out.slice(2, 2 + n).map((scope) => LEVEL_OF_SCOPE[String(scope).slice(0, 2)] ?? 'global');
+    const populations = out.slice(2 + n, 2 + 2 * n).map(Number);
+    // A 0-based rank index, or -1 - the set's size where the account scores 0 (the last rank: size + 1).
+    const results = out.slice(2 + 2 * n).map(Number);
+    const byColumn = new Map<string, BoardRanks>();
+    columns.forEach((column, c) => {
+      const ranks = SCOPE_LEVELS.map((level: ScopeLevel) => {
+        const i = levels.indexOf(level);
+        if (i < 0) return 0;
+        const at = results[c * n + i];
+        return at >= 0 ? at + 1 : -at;
+      });
+      const totals = SCOPE_LEVELS.map((level: ScopeLevel) => {
+        const i = levels.indexOf(level);
+        return i < 0 ? 0 : populations[i];
+      });
+      byColumn.set(column, { ranks, totals });
+    });
+    return byColumn;
+  }
+}
