@@ -91,22 +91,21 @@ export class AccountRankReader {
     if (out.length === 1) return null;
     const n = Number(out[1]);
     const levels = out.slice(2, 2 + n).map((scope) => LEVEL_OF_SCOPE[String(scope).slice(0, 2)] ?? 'global');
+    // Where each of the five levels sits in the script's scopes (-1: the account has no such location).
+    const slots = SCOPE_LEVELS.map((level: ScopeLevel) => levels.indexOf(level));
     const populations = out.slice(2 + n, 2 + 2 * n).map(Number);
+    // The same scopes, hence the same totals, on every board.
+    const totals = slots.map((i) => (i < 0 ? 0 : populations[i]));
     // A 0-based rank index, or -1 - the set's size where the account scores 0 (the last rank: size + 1).
     const results = out.slice(2 + 2 * n).map(Number);
     const byColumn = new Map<string, BoardRanks>();
     columns.forEach((column, c) => {
-      const ranks = SCOPE_LEVELS.map((level: ScopeLevel) => {
-        const i = levels.indexOf(level);
+      const ranks = slots.map((i) => {
         if (i < 0) return 0;
         const at = results[c * n + i];
         return at >= 0 ? at + 1 : -at;
       });
-      const totals = SCOPE_LEVELS.map((level: ScopeLevel) => {
-        const i = levels.indexOf(level);
-        return i < 0 ? 0 : populations[i];
-      });
-      byColumn.set(column, { ranks, totals });
+      byColumn.set(column, { ranks, totals: [...totals] });
     });
     return byColumn;
   }
