@@ -58,6 +58,8 @@ export interface AppConfig {
    * longest the price book of the profile cost fields is kept (src/pricing/badge-price-book.ts); 0: never.
    */
   sharedAnswerTtlMs: number;
+  /** Whether each HTTP process keeps the column boards in memory for the profile's ranks (RankReplicaService). */
+  rankReplica: boolean;
   /** Interval of the heartbeat event on every event stream. */
   streamHeartbeatMs: number;
   /** The monthly donation goal shown by donate.getGoal, in cents. */
@@ -244,6 +246,7 @@ export function loadConfig(env: Env): AppConfig {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 120_000),
     apiProcesses,
     sharedAnswerTtlMs: int(env, 'SHARED_ANSWER_TTL_MS', 1000, 0, 60_000),
+    rankReplica: flag(env, 'RANK_REPLICA', true),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
     donationGoalCents: int(env, 'DONATION_GOAL_CENTS', 50_000, 0, 1_000_000_000),
     platform: {

@@ -6,6 +6,7 @@ import { REDIS } from '../common/redis/redis.module';
 import { CHANGE_BOARDS, COLUMN_BOARDS } from '../leaderboards/account-boards';
 import { RankEngine } from './rank-engine.service';
 import { PROFILE_RANKS_LUA } from './profile-ranks.lua';
+import { RankReplicaService } from './replica/rank-replica.service';
 import { RANKED_COLUMNS, SCOPE_LEVELS, ScopeLevel, memberOf } from './rank-scopes';
 
 /** Boards of the profile's ranks that the engine keeps: every column board. */
@@ -39,6 +40,7 @@ export class AccountRankReader {
 
   constructor(
     private readonly engine: RankEngine,
+    private readonly replica: RankReplicaService,
     @Inject(REDIS) redis: Redis,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
@@ -53,18 +55,28 @@ export class AccountRankReader {
    * refreshed), as the update worker records them (RankHistoryRecorder).
    */
   async accountRanks(accountId: number): Promise<Map<string, AccountBoardRanks> | null> {
-    const [scores, ranks] = await Promise.all([this.storedScores(accountId), this.boardRanks(accountId)]);
+    // From Redis even where a replica serves: the worker records right after placing, before a replica hears of it.
+    const [scores, ranks] = await Promise.all([this.storedScores(accountId), this.redisRanks(accountId)]);
     if (!scores || !ranks) return null;
     return new Map([...ranks].map(([board, r]) => [board, { ...r, score: scores[COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!] }]));
   }
 
   /**
-   * Every column board's ranks of an account, live (null when it is not on the boards: never refreshed). One script
-   * that needs nothing from PostgreSQL, so the profile sends it beside its statement.
+   * Every column board's ranks of an account, live (null when it is not on the boards: never refreshed): from this
+   * process's replica of the boards when it has a complete one, else by one script that needs nothing from
+   * PostgreSQL, so the profile sends it beside its statement.
    */
   async boardRanks(accountId: number): Promise<Map<string, BoardRanks> | null> {
+    const local = this.replica.ranks(accountId);
+    return local === undefined ? this.redisRanks(accountId) : local && this.byBoard(local);
+  }
+
+  private async redisRanks(accountId: number): Promise<Map<string, BoardRanks> | null> {
     const byColumn = await this.profileRanks(accountId, RANKED_COLUMNS);
-    if (!byColumn) return null;
+    return byColumn && this.byBoard(byColumn);
+  }
+
+  private byBoard(byColumn: Map<string, BoardRanks>): Map<string, BoardRanks> {
     return new Map(PROFILE_RANK_BOARDS.map((board) => [board, byColumn.get(COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!)!]));
   }
 

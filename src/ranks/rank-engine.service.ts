@@ -10,17 +10,12 @@ import { DerivedState, DerivedStateKeeper } from '../derived/derived-state';
 import { BuildKind, VersionedRedisState } from '../derived/versioned-redis-state';
 import { RankKeys } from './rank-keys';
 import { layOutLargeSets } from './rank-order-layout';
-import { RANKED_COLUMNS, cellOf, memberOf, scopeKeysOf } from './rank-scopes';
+import { RANKED_COLUMNS, memberOf, scopeKeysOf } from './rank-scopes';
+import { RankReplicaMessage } from './replica/rank-replica-message';
+import { RANK_ROWS_SQL, RankRow, cellOfRow, placedAccountOf, readRankRows } from './rank-rows';
 
-/** An account row as the engine reads it: the ranked columns and the location. */
-type RankRow = Record<string, number | string | null> & { account_id: number };
-
-const BATCH = 5_000;
 /** Accounts refreshed this close to a rebuild's start are placed again after it, in case the build read them stale. */
 const REBUILD_OVERLAP_MS = 10_000;
-
-const SELECT = `SELECT a.account_id, a.region, a.country_code, a.country_name, a.state_name, a.city_name,
-  ${RANKED_COLUMNS.map((column) => `a.${column}`).join(', ')} FROM accounts a`;
 
 /**
  * The rank engine's writer side. Keeps one Redis sorted set per (board column, scope) holding every refreshed
@@ -77,23 +72,18 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     if (!accountIds.length) return;
     const version = await this.redis.get(this.keys.version);
     if (!version) return;
-    const rows: RankRow[] = await this.dataSource.query(`${SELECT} WHERE a.account_id = ANY($1) AND a.updated_at IS NOT NULL`, [
-      accountIds,
-    ]);
+    const rows: RankRow[] = await this.dataSource.query(`${RANK_ROWS_SQL} AND a.account_id = ANY($1)`, [accountIds]);
     if (!rows.length) return;
     const previous = await this.redis.hmget(this.keys.placement(version), ...rows.map((row) => String(row.account_id)));
     const pipeline = this.redis.pipeline();
     rows.forEach((row, i) => this.placeOne(pipeline, version, row, previous[i]));
     await pipeline.exec();
+    // After the sets: the replicas (RankReplicaService) hear an account's new place once the engine serves it.
+    await this.redis.publish(this.keys.placed, JSON.stringify({ placed: rows.map(placedAccountOf) } satisfies RankReplicaMessage));
   }
 
   private placeOne(pipeline: ReturnType<Redis['pipeline']>, version: string, row: RankRow, previousCell: string | null): void {
-    const cell = cellOf({
-      region: row.region as string | null,
-      countryName: row.country_name as string | null,
-      stateName: row.state_name as string | null,
-      cityName: row.city_name as string | null,
-    });
+    const cell = cellOfRow(row);
     const member = memberOf(row.account_id);
     const scopes = Object.values(scopeKeysOf(cell));
     if (previousCell !== cell) {
@@ -124,19 +114,8 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
   private async build(kind: BuildKind): Promise<void> {
     const started = Date.now();
     const version = await this.state.nextVersion();
-    let after = -1;
-    let accounts = 0;
     const sizes = new Map<string, number>();
-    for (;;) {
-      const rows: RankRow[] = await this.dataSource.query(
-        `${SELECT} WHERE a.account_id > $1 AND a.updated_at IS NOT NULL ORDER BY a.account_id LIMIT ${BATCH}`,
-        [after],
-      );
-      if (!rows.length) break;
-      await this.loadBatch(version, rows, sizes);
-      accounts += rows.length;
-      after = rows[rows.length - 1].account_id;
-    }
+    const accounts = await readRankRows(this.dataSource, (rows) => this.loadBatch(version, rows, sizes));
     // Before the switch: nobody reads or writes this version yet (rank-order-layout.ts). Not when the build is what
     // rank reads wait for (503 until the switch): the layout would lengthen that by ~35 s at a million accounts.
     const laidOut = kind === 'rebuild' ? await layOutLargeSets(this.redis, sizes) : 0;
@@ -146,6 +125,8 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     await this.state.serve(version);
     await this.place(recent.map((row) => row.account_id));
     await this.state.dropAllBut(version);
+    // A build follows rows written behind the engine's back (a seed, a restore): the replicas read them all again.
+    await this.redis.publish(this.keys.placed, JSON.stringify({ reload: true } satisfies RankReplicaMessage));
     this.logger.log({ msg: 'ranks rebuilt', version, accounts, laidOut, durationMs: Date.now() - started });
   }
 
@@ -161,12 +142,7 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     const countries = new Map<string, string>();
     for (const row of rows) {
       if (row.country_name && row.country_code) countries.set(String(row.country_name).toLowerCase(), String(row.country_code));
-      const cell = cellOf({
-        region: row.region as string | null,
-        countryName: row.country_name as string | null,
-        stateName: row.state_name as string | null,
-        cityName: row.city_name as string | null,
-      });
+      const cell = cellOfRow(row);
       const scopes = Object.values(scopeKeysOf(cell));
       for (const scope of scopes) population.set(scope, (population.get(scope) ?? 0) + 1);
       cells.set(cell, (cells.get(cell) ?? 0) + 1);

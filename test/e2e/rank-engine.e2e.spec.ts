@@ -4,6 +4,8 @@ import { COLUMN_BOARDS } from '../../src/leaderboards/account-boards';
 import { LazyBoards } from '../../src/ranks/lazy-boards.service';
 import { RankEngine } from '../../src/ranks/rank-engine.service';
 import { RankReader } from '../../src/ranks/rank-reader.service';
+import { AccountRankReader } from '../../src/ranks/account-rank-reader.service';
+import { RankReplicaService } from '../../src/ranks/replica/rank-replica.service';
 import { RANKED_COLUMNS, SCOPE_LEVELS, cellOf, scopeKeysOf } from '../../src/ranks/rank-scopes';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 import { REDIS_URL } from '../support/test-app';
@@ -70,6 +72,27 @@ describe('rank engine', () => {
     return compared;
   }
 
+  /**
+   * The API process's replica of the boards (which the profile reads) serves, and answers every stored account's
+   * ranks and totals on every board as the engine's sets do (AccountRankReader.accountRanks reads those).
+   */
+  async function expectReplicaEqualsEngine(): Promise<void> {
+    const replica = ctx.app.get(RankReplicaService);
+    const deadline = Date.now() + 20_000;
+    while (!replica.serving && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(replica.serving).toBe(true);
+    const reader = ctx.app.get(AccountRankReader);
+    const plain = (ranks: Map<string, { ranks: number[]; totals: number[] }> | null) =>
+      ranks && Object.fromEntries([...ranks].map(([board, { ranks, totals }]) => [board, { ranks, totals }]));
+    for (const { account_id } of await rows()) {
+      expect({ account_id, ranks: plain(await reader.boardRanks(account_id)) }).toEqual({
+        account_id,
+        ranks: plain(await reader.accountRanks(account_id)),
+      });
+    }
+    expect(await reader.boardRanks(999_999_999)).toBeNull();
+  }
+
   beforeAll(async () => {
     ctx = await startPipeline('ranks', { env: { UPDATE_COOLDOWN_SECONDS: '0' } });
     redis = new Redis(REDIS_URL);
@@ -87,6 +110,7 @@ describe('rank engine', () => {
     ctx.clock.advance(30 * 86_400_000);
     await refresh([2, 5, 9, 14, 20, 27, 33, 41, 42, 43]);
     await expectRanksEqualRecomputation();
+    await expectReplicaEqualsEngine();
   }, 90_000);
 
   it('should build per-app and per-badge boards on first read and keep them in step with updates', async () => {
@@ -178,6 +202,8 @@ describe('rank engine', () => {
         return [board.find((entry) => entry.accountId === account.account_id)!.rank, board.length];
       });
     };
+    // The profile reads the replica, which heard of the update before it was announced complete.
+    expect(ctx.app.get(RankReplicaService).serving).toBe(true);
     const info = await post('account.getInfo', { id: { accountId: me.account_id } }).expect(200);
     const expected = expectedOf(me, 'xp');
     // Every board of several profiles, those where the account scores 0 (the board's last rank) included.
@@ -230,6 +256,8 @@ describe('rank engine', () => {
     expect(await redis.keys(engine.keys.pattern(before!))).toEqual([]);
     await expectRanksEqualRecomputation();
     await post('leaderboard.getAccountLeaderboard', { leaderboard: 'xp' }).expect(200);
+    // The rebuild told the replica to read every row again; it serves the same ranks once it has.
+    await expectReplicaEqualsEngine();
   }, 60_000);
 });
 

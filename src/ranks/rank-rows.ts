@@ -1,0 +1,40 @@
+import { DataSource } from 'typeorm';
+import type { PlacedAccount } from './replica/rank-replica';
+import { RANKED_COLUMNS, cellOf } from './rank-scopes';
+
+/** An account row as the rank engine reads it: the ranked columns and the location. */
+export type RankRow = Record<string, number | string | null> & { account_id: number };
+
+const BATCH = 5_000;
+
+/** The rows of refreshed accounts; a caller adds its own condition after `WHERE` (RankEngine.place, readRankRows). */
+export const RANK_ROWS_SQL = `SELECT a.account_id, a.region, a.country_code, a.country_name, a.state_name, a.city_name,
+  ${RANKED_COLUMNS.map((column) => `a.${column}`).join(', ')} FROM accounts a WHERE a.updated_at IS NOT NULL`;
+
+/** The location cell of a row (cellOf). */
+export function cellOfRow(row: RankRow): string {
+  return cellOf({
+    region: row.region as string | null,
+    countryName: row.country_name as string | null,
+    stateName: row.state_name as string | null,
+    cityName: row.city_name as string | null,
+  });
+}
+
+/** A row as the rank replica takes it: its cell and its scores in RANKED_COLUMNS order. */
+export function placedAccountOf(row: RankRow): PlacedAccount {
+  return { accountId: row.account_id, cell: cellOfRow(row), scores: RANKED_COLUMNS.map((column) => Number(row[column])) };
+}
+
+/** Every refreshed account's row, in account id order, a keyset batch at a time. */
+export async function readRankRows(dataSource: DataSource, onBatch: (rows: RankRow[]) => Promise<void> | void): Promise<number> {
+  let after = -1;
+  let read = 0;
+  for (;;) {
+    const rows: RankRow[] = await dataSource.query(`${RANK_ROWS_SQL} AND a.account_id > $1 ORDER BY a.account_id LIMIT ${BATCH}`, [after]);
+    if (!rows.length) return read;
+    await onBatch(rows);
+    read += rows.length;
+    after = rows[rows.length - 1].account_id;
+  }
+}

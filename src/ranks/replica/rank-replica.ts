@@ -1,0 +1,211 @@
+/**
+ * The column boards of the rank engine, held in memory: every refreshed account's cell and scores, and per (column,
+ * scope) a RankedSet of the accounts scoring above 0 there. It answers an account's ranks and totals in its five
+ * scopes on every column board as the engine's profile script does (profile-ranks.lua.ts), without a round trip.
+ *
+ * It holds the same facts as the engine's sets (an account is on the boards once refreshed; a score of 0 ranks last,
+ * after every account scoring; the totals are the scopes' populations), so the two answer alike at every moment
+ * they have seen the same placements; the rank-engine suite compares the profile with a recomputation.
+ */
+import { IdIndex, pause } from '../../common/collections/id-index';
+import type { BoardRanks } from '../account-rank-reader.service';
+import { SCOPE_LEVELS, scopeKeysOf } from '../rank-scopes';
+import { boardOrder } from './board-order';
+import { RankedSet } from './ranked-set';
+
+/** One account as the engine places it: its cell and its score on each column, in the replica's column order. */
+export interface PlacedAccount {
+  accountId: number;
+  cell: string;
+  scores: number[];
+}
+
+const NO_SCOPE = -1;
+/** Entries put in sets between two pauses of a build: ~0.1 s of the event loop at most on this kind of machine. */
+const PAUSE_EVERY = 250_000;
+
+export class RankReplica {
+  private readonly index = new IdIndex(1024);
+  private ids = new Uint32Array(1024);
+  private cellOfSlot = new Int32Array(1024);
+  /** slot × column. */
+  private scores: Uint32Array;
+  private readonly cellIds = new Map<string, number>();
+  /** Per cell, its scope id on each level (NO_SCOPE where it has none). */
+  private readonly cellScopes: Int32Array[] = [];
+  private readonly scopeIds = new Map<string, number>();
+  private readonly populations: number[] = [];
+  /** column × scope. */
+  private readonly sets: RankedSet[][];
+
+  constructor(readonly columns: readonly string[]) {
+    this.scores = new Uint32Array(1024 * columns.length);
+    this.sets = columns.map(() => []);
+  }
+
+  /** A replica of every account in `accounts` (any order): `add` each, then `fillSets`. */
+  static async build(columns: readonly string[], accounts: Iterable<PlacedAccount>): Promise<RankReplica> {
+    const replica = new RankReplica(columns);
+    for (const account of accounts) replica.add(account);
+    await replica.fillSets();
+    return replica;
+  }
+
+  /** Enters an account during a bulk load, before `fillSets` (an account added twice is a caller's error). */
+  add(account: PlacedAccount): void {
+    this.enter(account);
+  }
+
+  get accounts(): number {
+    return this.index.size;
+  }
+
+  /** Bytes of the typed arrays (the index, the per-account arrays, every set's blocks). */
+  get bytes(): number {
+    const sets = this.sets.reduce((sum, byScope) => sum + byScope.reduce((s, set) => s + set.bytes, 0), 0);
+    return this.index.bytes + this.ids.byteLength + this.cellOfSlot.byteLength + this.scores.byteLength + sets;
+  }
+
+  /** Puts an account where its stored row says it belongs (what RankEngine.place writes to the sets). */
+  place(account: PlacedAccount): void {
+    const known = this.index.get(account.accountId);
+    const slot = known < 0 ? this.enter(account, false) : known;
+    const id = account.accountId;
+    const columns = this.columns.length;
+    const before = known < 0 ? null : this.cellScopes[this.cellOfSlot[slot]];
+    const cell = this.cellId(account.cell);
+    const after = this.cellScopes[cell];
+    for (let c = 0; c < columns; c++) {
+      const old = known < 0 ? 0 : this.scores[slot * columns + c];
+      const score = account.scores[c];
+      if (old === score && before === after) continue;
+      if (before && old > 0) for (const scope of before) if (scope !== NO_SCOPE) this.sets[c][scope].delete(old, id);
+      if (score > 0) for (const scope of after) if (scope !== NO_SCOPE) this.setOf(c, scope).insert(score, id);
+      this.scores[slot * columns + c] = score;
+    }
+    if (before !== after) {
+      if (before) for (const scope of before) if (scope !== NO_SCOPE) this.populations[scope]--;
+      for (const scope of after) if (scope !== NO_SCOPE) this.populations[scope]++;
+      this.cellOfSlot[slot] = cell;
+    }
+  }
+
+  /**
+   * The account's ranks by column: in the order global, region, country, state, city, 0 where it has no such
+   * location, the last rank (scoring accounts + 1) where it scores 0; totals are the scopes' populations. Null when
+   * the account is not on the boards (never refreshed).
+   */
+  ranks(accountId: number): Map<string, BoardRanks> | null {
+    const slot = this.index.get(accountId);
+    if (slot < 0) return null;
+    const scopes = this.cellScopes[this.cellOfSlot[slot]];
+    const totals = Array.from(scopes, (scope) => (scope === NO_SCOPE ? 0 : this.populations[scope]));
+    const byColumn = new Map<string, BoardRanks>();
+    const columns = this.columns.length;
+    for (let c = 0; c < columns; c++) {
+      const score = this.scores[slot * columns + c];
+      const ranks = Array.from(scopes, (scope) => {
+        if (scope === NO_SCOPE) return 0;
+        const set = this.sets[c][scope];
+        if (score === 0) return (set?.size ?? 0) + 1;
+        return set.countAhead(score, accountId) + 1;
+      });
+      byColumn.set(this.columns[c], { ranks, totals: [...totals] });
+    }
+    return byColumn;
+  }
+
+  /** Takes an account's slot, cell and scores, counting it in its scopes' populations but in no set yet. */
+  private enter(account: PlacedAccount, count = true): number {
+    const slot = this.index.add(account.accountId);
+    if (slot >= this.ids.length) this.grow();
+    this.ids[slot] = account.accountId;
+    const columns = this.columns.length;
+    if (!count) return slot;
+    const cell = this.cellId(account.cell);
+    this.cellOfSlot[slot] = cell;
+    for (const scope of this.cellScopes[cell]) if (scope !== NO_SCOPE) this.populations[scope]++;
+    for (let c = 0; c < columns; c++) this.scores[slot * columns + c] = account.scores[c];
+    return slot;
+  }
+
+  /**
+   * Each column's sets from the added accounts: one sort per column (boardOrder), then each scope's share in that
+   * order, with a pause for the event loop after each step.
+   */
+  async fillSets(): Promise<void> {
+    const columns = this.columns.length;
+    const slots = this.index.size;
+    const { ids } = this;
+    const score = new Uint32Array(slots);
+    for (let c = 0; c < columns; c++) {
+      for (let slot = 0; slot < slots; slot++) score[slot] = this.scores[slot * columns + c];
+      const order = boardOrder(score, ids, slots);
+      await pause();
+      // Each scope's share of the order, in that order: sized first, then filled.
+      const sizes = new Uint32Array(this.populations.length);
+      for (let k = 0; k < order.length; k++) {
+        const scopes = this.cellScopes[this.cellOfSlot[order[k]]];
+        for (let level = 0; level < scopes.length; level++) if (scopes[level] !== NO_SCOPE) sizes[scopes[level]]++;
+      }
+      const shares = Array.from(sizes, (size) => new Uint32Array(size));
+      const filled = new Uint32Array(sizes.length);
+      for (let k = 0; k < order.length; k++) {
+        const scopes = this.cellScopes[this.cellOfSlot[order[k]]];
+        for (let level = 0; level < scopes.length; level++) {
+          const scope = scopes[level];
+          if (scope !== NO_SCOPE) shares[scope][filled[scope]++] = order[k];
+        }
+      }
+      await pause();
+      let sinceTurn = 0;
+      for (let scope = 0; scope < shares.length; scope++) {
+        if (!shares[scope].length) continue;
+        this.sets[c][scope] = RankedSet.fromSorted(score, ids, shares[scope]);
+        sinceTurn += shares[scope].length;
+        if (sinceTurn > PAUSE_EVERY) {
+          await pause();
+          sinceTurn = 0;
+        }
+      }
+      await pause();
+    }
+  }
+
+  private cellId(cell: string): number {
+    let id = this.cellIds.get(cell);
+    if (id === undefined) {
+      id = this.cellScopes.length;
+      this.cellIds.set(cell, id);
+      const keys = scopeKeysOf(cell);
+      this.cellScopes.push(Int32Array.from(SCOPE_LEVELS, (level) => (keys[level] === undefined ? NO_SCOPE : this.scopeId(keys[level]))));
+    }
+    return id;
+  }
+
+  private scopeId(key: string): number {
+    let id = this.scopeIds.get(key);
+    if (id === undefined) {
+      id = this.populations.length;
+      this.scopeIds.set(key, id);
+      this.populations.push(0);
+    }
+    return id;
+  }
+
+  private setOf(column: number, scope: number): RankedSet {
+    return (this.sets[column][scope] ??= new RankedSet());
+  }
+
+  private grow(): void {
+    const grown = <T extends Uint32Array | Int32Array>(from: T, length: number): T => {
+      const to = new (from.constructor as new (n: number) => T)(length);
+      to.set(from);
+      return to;
+    };
+    const capacity = this.ids.length * 2;
+    this.ids = grown(this.ids, capacity);
+    this.cellOfSlot = grown(this.cellOfSlot, capacity);
+    this.scores = grown(this.scores, capacity * this.columns.length);
+  }
+}
