@@ -66,18 +66,20 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
 
   /**
    * Puts accounts where their stored row says they belong (after a committed update). Only the version being
-   * served is written: a rebuild in progress places everything refreshed since it started once it switches.
+   * served is written: a rebuild in progress places everything refreshed since it started once it switches. The
+   * replicas hear of it even when no version is served (Redis flushed): they keep serving meanwhile.
    */
   async place(accountIds: number[]): Promise<void> {
     if (!accountIds.length) return;
     const version = await this.redis.get(this.keys.version);
-    if (!version) return;
     const rows: RankRow[] = await this.dataSource.query(`${RANK_ROWS_SQL} AND a.account_id = ANY($1)`, [accountIds]);
     if (!rows.length) return;
-    const previous = await this.redis.hmget(this.keys.placement(version), ...rows.map((row) => String(row.account_id)));
-    const pipeline = this.redis.pipeline();
-    rows.forEach((row, i) => this.placeOne(pipeline, version, row, previous[i]));
-    await pipeline.exec();
+    if (version) {
+      const previous = await this.redis.hmget(this.keys.placement(version), ...rows.map((row) => String(row.account_id)));
+      const pipeline = this.redis.pipeline();
+      rows.forEach((row, i) => this.placeOne(pipeline, version, row, previous[i]));
+      await pipeline.exec();
+    }
     // After the sets: the replicas (RankReplicaService) hear an account's new place once the engine serves it.
     await this.redis.publish(this.keys.placed, JSON.stringify({ placed: rows.map(placedAccountOf) } satisfies RankReplicaMessage));
   }

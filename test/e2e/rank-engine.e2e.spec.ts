@@ -243,6 +243,22 @@ describe('rank engine', () => {
     await post('leaderboard.getLowestRanks', { leaderboard: 'badges' }).expect(422);
   });
 
+  it('should stop answering ranks from the replica when its subscription drops, and serve again once it has read everything', async () => {
+    const replica = ctx.app.get(RankReplicaService);
+    await expectReplicaEqualsEngine();
+    // Placements published while the connection is down would be lost: the replica must not serve on without them.
+    const subscriber = (replica as unknown as { subscriber: Redis }).subscriber;
+    const port = (subscriber as unknown as { stream: { localPort: number } }).stream.localPort;
+    await redis.client('KILL', 'ADDR', `127.0.0.1:${port}`);
+    const deadline = Date.now() + 5_000;
+    while (replica.serving && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(replica.serving).toBe(false);
+    // Meanwhile the profile reads Redis and answers the same.
+    await post('account.getInfo', { id: { accountId: 2 } }).expect(200);
+    await refresh([3]);
+    await expectReplicaEqualsEngine();
+  }, 60_000);
+
   it('should rebuild the ranks from PostgreSQL after a Redis flush, answering 503 meanwhile', async () => {
     const engine = ctx.app.get(RankEngine);
     const before = await redis.get(engine.keys.version);

@@ -120,7 +120,7 @@ export class RankReplicaService implements OnApplicationBootstrap, OnApplication
     const generation = this.generation;
     this.heard = [];
     const started = Date.now();
-    this.loading = this.read().then(
+    this.loading = this.read(generation).then(
       (replica) => {
         if (generation !== this.generation || !this.heard) return;
         for (const placed of this.heard) for (const account of placed) replica.place(account);
@@ -139,9 +139,11 @@ export class RankReplicaService implements OnApplicationBootstrap, OnApplication
     );
   }
 
-  private async read(): Promise<RankReplica> {
+  private async read(generation: number): Promise<RankReplica> {
     const replica = new RankReplica(RANKED_COLUMNS);
     await readRankRows(this.dataSource, (rows) => {
+      // Overtaken (a stop, a newer read): give up at the next batch rather than read a million rows for nothing.
+      if (generation !== this.generation) throw new Error('rank replica read overtaken');
       for (const row of rows) replica.add(placedAccountOf(row));
     });
     await replica.fillSets();

@@ -53,7 +53,11 @@ export class RankReplica {
 
   /** Enters an account during a bulk load, before `fillSets` (an account added twice is a caller's error). */
   add(account: PlacedAccount): void {
-    this.enter(account);
+    const slot = this.newSlot(account.accountId);
+    const cell = this.cellId(account.cell);
+    this.cellOfSlot[slot] = cell;
+    for (const scope of this.cellScopes[cell]) if (scope !== NO_SCOPE) this.populations[scope]++;
+    for (let c = 0; c < this.columns.length; c++) this.scores[slot * this.columns.length + c] = account.scores[c];
   }
 
   get accounts(): number {
@@ -69,7 +73,7 @@ export class RankReplica {
   /** Puts an account where its stored row says it belongs (what RankEngine.place writes to the sets). */
   place(account: PlacedAccount): void {
     const known = this.index.get(account.accountId);
-    const slot = known < 0 ? this.enter(account, false) : known;
+    const slot = known < 0 ? this.newSlot(account.accountId) : known;
     const id = account.accountId;
     const columns = this.columns.length;
     const before = known < 0 ? null : this.cellScopes[this.cellOfSlot[slot]];
@@ -115,17 +119,11 @@ export class RankReplica {
     return byColumn;
   }
 
-  /** Takes an account's slot, cell and scores, counting it in its scopes' populations but in no set yet. */
-  private enter(account: PlacedAccount, count = true): number {
-    const slot = this.index.add(account.accountId);
+  /** A slot for an account the replica does not hold yet (its cell and scores are the caller's to set). */
+  private newSlot(accountId: number): number {
+    const slot = this.index.add(accountId);
     if (slot >= this.ids.length) this.grow();
-    this.ids[slot] = account.accountId;
-    const columns = this.columns.length;
-    if (!count) return slot;
-    const cell = this.cellId(account.cell);
-    this.cellOfSlot[slot] = cell;
-    for (const scope of this.cellScopes[cell]) if (scope !== NO_SCOPE) this.populations[scope]++;
-    for (let c = 0; c < columns; c++) this.scores[slot * columns + c] = account.scores[c];
+    this.ids[slot] = accountId;
     return slot;
   }
 
