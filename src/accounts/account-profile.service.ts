@@ -40,15 +40,15 @@ export class AccountProfileService {
 
   /**
    * The profile as its answer's bytes (profile-text.ts); a `visitor` (see AccountViewsService.visitor) counts as one
-   * view of it. Two round trips at once: one statement for the profile's text with its extras and badges, and one
-   * Redis script for the live ranks (which needs nothing from the row); the badges are priced from the process's
-   * price book.
+   * view of it. One statement for the profile's text with its extras and badges; the live ranks from this process's
+   * rank replica (ranks/replica), or while it is not serving from one Redis script sent beside the statement (it needs
+   * nothing from the row); the badges are priced from the process's price book.
    */
   async getInfo(selector: AccountSelector, visitor?: string): Promise<RenderedJson> {
     // By id the statement itself proves the account is stored; a vanity is looked up first.
     const accountId = this.lookup.namedId(selector) ?? (await this.lookup.findTracked(selector)).accountId;
-    // Sent together, the two cost one round trip's wait rather than two in a row: under load a request spends more of
-    // its time waiting for the other processes than computing (docs/performance.md, "the profile's ranks sent beside").
+    // Sent together, statement and script cost one round trip's wait rather than two in a row (docs/performance.md,
+    // "the profile's ranks sent beside"); from the replica the ranks cost no round trip at all.
     const [rows, current] = await Promise.all([
       this.dataSource.query(PROFILE_TEXT_SQL, [accountId]) as Promise<ProfileTextRow[]>,
       this.ranks.boardRanks(accountId),
