@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemException } from '../common/problem/problem.exception';
+import { holdRawJson } from '../common/wire/raw-json';
 import { accountIdOf } from './account.enums';
 import { AccountLookupService, AccountSelector, notTracked } from './account-lookup.service';
 import { V1AccountFindFriendPathRequestBody, V1AccountFindFriendPathResponseBody } from './dto/friend-path.dto';
@@ -26,7 +27,7 @@ export class FriendPathService {
   ) {}
 
   async find(request: V1AccountFindFriendPathRequestBody): Promise<V1AccountFindFriendPathResponseBody> {
-    // The graph catches up with completed updates while any vanity is looked up: one round trip for both.
+    // The graph applies the updates completed before the request (FriendGraphCache.reader) while any vanity is looked up.
     const [from, to, excluded, reader] = await Promise.all([
       this.accountId(request.from, 'body.from'),
       this.accountId(request.to, 'body.to'),
@@ -44,12 +45,13 @@ export class FriendPathService {
             reader,
           );
     // The cards of both ends tell whether they are tracked (the search needs only ids): no lookup query of its own.
-    const cards = await this.accounts.byIds([...new Set([from, to, ...paths.flat()])]);
+    // They go out as PostgreSQL wrote them (RawJson): up to ten paths of up to seven cards are most of the answer.
+    const cards = await this.accounts.rawByIds([...new Set([from, to, ...paths.flat()])]);
     if (!cards.has(from) || !cards.has(to)) throw notTracked();
-    return {
+    return holdRawJson({
       found: paths.length > 0,
       paths: paths.map((path) => ({ distance: path.length - 1, path: path.map((id) => cards.get(id) ?? null) })),
-    };
+    });
   }
 
   /** The account a selector names: an id as it is (whether it is tracked is told by its card), a vanity looked up. */

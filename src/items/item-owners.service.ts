@@ -29,7 +29,7 @@ const OWNERS_PAGE = levelWalkSql({
  * `item.findOwners`: who holds given cards or booster packs, most copies first (a level walk of
  * ix_inventory_items_class_id), with the maintained owner counts (item_class_owners). For a signed-in caller, a
  * search of the friend graph from both ends (ownerPaths) gives each listed owner's friend path within `maxDepth`,
- * over the graph in memory (FriendGraphCache, caught up with every update completed before the request, as
+ * over the graph in memory (FriendGraphCache, in step with every update announced complete before the request, as
  * `account.findFriendPath` reads it).
  */
 @Injectable()
@@ -43,7 +43,7 @@ export class ItemOwnersService {
   async find(request: FindOwnersRequestBody, caller: Principal | undefined): Promise<FindOwnersResponseBody> {
     const classIds = [...new Set((request.itemIds ?? []).map(String))];
     const perItem = request.ownersPerItem ?? 10;
-    // The graph catches up with completed updates (FriendGraphCache.reader) while the page is read.
+    // The graph applies the updates completed before the request (FriendGraphCache.reader) while the page is read.
     const [walked, totals, read]: [OwnerRow[], Map<string, number>, NeighbourReader | null] = await Promise.all([
       this.dataSource.query(OWNERS_PAGE, [classIds, request.offset ?? 0, perItem, null, null]),
       this.totals(classIds),

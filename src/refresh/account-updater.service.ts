@@ -1,9 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import Redis from 'ioredis';
 import { Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { JsonLogger } from '../common/logging/json-logger';
+import { RedisChannel } from '../common/redis/redis-channel';
+import { REDIS } from '../common/redis/redis.module';
+import { CompletedRunMessage, completedRunsChannel } from '../accounts/friends/completed-runs';
 import { AccountEntity } from '../accounts/entities/account.entity';
 import { AccountUpdateEntity } from '../accounts/entities/account-update.entity';
 import { ActivityRecorder } from '../activity/activity-recorder';
@@ -24,6 +28,7 @@ import { PlatformSnapshot } from './platform-snapshot';
 @Injectable()
 export class AccountUpdater {
   private readonly logger = new JsonLogger('AccountUpdater');
+  private readonly completedRuns: RedisChannel<CompletedRunMessage>;
 
   constructor(
     @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
@@ -38,7 +43,10 @@ export class AccountUpdater {
     private readonly lazyBoards: LazyBoards,
     private readonly groups: GroupRefreshQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(REDIS) redis: Redis,
+  ) {
+    this.completedRuns = new RedisChannel(redis, completedRunsChannel(config));
+  }
 
   async run(accountId: number, runId: string): Promise<void> {
     const started = Date.now();
@@ -53,6 +61,7 @@ export class AccountUpdater {
     // What the account held before, so the per-app and per-badge boards it leaves lose it too.
     const held = await this.lazyBoards.held(accountId);
     const result = await this.writer.write(accountId, runId, platform, done.steps, this.config.queue.updateCooldownSeconds);
+    await this.announceWrite({ runId, accountId, finishedAt: result.finishedAt.getTime() });
     // Ranks move before the run is announced complete (its progress event, account.updateProgress), so a client reacting
     // to that reads them; `lastQueueStatus` (account.getInfo) is the writer's commit, milliseconds earlier.
     await this.ranks.place([accountId]);
@@ -64,6 +73,16 @@ export class AccountUpdater {
     await this.stats.publish(result.deltas);
     await this.activity.announce(result.activityIds);
     this.logger.log({ msg: 'account updated', accountId, runId, durationMs: Date.now() - started, after: result.after });
+  }
+
+  /**
+   * Tells the HTTP processes' friend graphs which account's friendships the committed run replaced (completed-runs.ts).
+   * Best effort: a graph that misses it finds the run in its next sweep, seconds later.
+   */
+  private async announceWrite(run: CompletedRunMessage): Promise<void> {
+    await this.completedRuns
+      .publish(run)
+      .catch((error: unknown) => this.logger.warn({ msg: 'could not announce a completed run', runId: run.runId, error: String(error) }));
   }
 
   /**

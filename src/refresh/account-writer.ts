@@ -26,6 +26,8 @@ export interface WriteResult {
   /** Ids of the activity events the update recorded. */
   activityIds: string[];
   nextAllowedTime: Date;
+  /** The run's `finished_at`, as committed. */
+  finishedAt: Date;
   /** What the update added to the platform totals, exactly as committed (the stats deltas to publish). */
   deltas: TotalsDelta;
 }
@@ -113,7 +115,7 @@ export class AccountWriter {
       // The stored app rows' playtime, exactly (a duplicated app in the platform's list is stored once).
       const deltas = { ...statsDeltas(before, after, firstUpdate), appPlaytime: apps?.playtime ?? 0 };
       await this.totals.add(manager, accountId, deltas);
-      return { before, after, firstUpdate, activityIds, nextAllowedTime, deltas };
+      return { before, after, firstUpdate, activityIds, nextAllowedTime, finishedAt: now, deltas };
     });
     // The changes' sorted sets (Redis) move once the rows are committed: they are read back from them. A failure
     // here is not the update's: the sweeper places every completed run again seconds later.

@@ -8,6 +8,7 @@ import { AccountRankReader } from '../../src/ranks/account-rank-reader.service';
 import { RankReplicaService } from '../../src/ranks/replica/rank-replica.service';
 import { RANKED_COLUMNS, SCOPE_LEVELS, cellOf, scopeKeysOf } from '../../src/ranks/rank-scopes';
 import { startPipeline, PipelineContext } from '../support/pipeline';
+import { killSubscribers } from '../support/subscribers';
 import { REDIS_URL } from '../support/test-app';
 
 type Row = Record<string, string | number | null> & { account_id: number };
@@ -247,9 +248,7 @@ describe('rank engine', () => {
     const replica = ctx.app.get(RankReplicaService);
     await expectReplicaEqualsEngine();
     // Placements published while the connection is down would be lost: the replica must not serve on without them.
-    const subscriber = (replica as unknown as { subscriber: Redis }).subscriber;
-    const port = (subscriber as unknown as { stream: { localPort: number } }).stream.localPort;
-    await redis.client('KILL', 'ADDR', `127.0.0.1:${port}`);
+    expect(await killSubscribers(redis, ctx.app.get(RankEngine).keys.placed)).toBe(1);
     const deadline = Date.now() + 5_000;
     while (replica.serving && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(replica.serving).toBe(false);

@@ -1,3 +1,4 @@
+import { RawJson } from '../../common/wire/raw-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
@@ -31,7 +32,7 @@ export class FriendPath {
     nullable: true,
     description: 'From `from` to `to`; an account the service does not track is null.',
   })
-  path: (LeaderboardAccount | null)[] | null;
+  path: (LeaderboardAccount | RawJson<LeaderboardAccount> | null)[] | null;
 }
 
 export class V1AccountFindFriendPathResponseBody {

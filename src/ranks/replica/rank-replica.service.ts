@@ -26,8 +26,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { JsonLogger } from '../../common/logging/json-logger';
-import { watchRedis } from '../../common/redis/redis-connection';
 import { REDIS } from '../../common/redis/redis.module';
+import { WatchedSubscription } from '../../common/redis/watched-subscription';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { BoardRanks } from '../account-rank-reader.service';
@@ -50,7 +50,7 @@ export class RankReplicaService implements OnApplicationBootstrap, OnApplication
   private heard: PlacedAccount[][] | null = null;
   /** Bumped by every read started and every stop, so that a read overtaken by either is discarded. */
   private generation = 0;
-  private subscriber: Redis | null = null;
+  private subscription: WatchedSubscription | null = null;
   private retry: NodeJS.Timeout | null = null;
   private loading: Promise<void> = Promise.resolve();
 
@@ -66,21 +66,19 @@ export class RankReplicaService implements OnApplicationBootstrap, OnApplication
   onApplicationBootstrap(): void {
     // Only a process serving HTTP answers profiles; the worker and the CLI share this module but read Redis.
     if (!this.config.rankReplica || !this.adapterHost.httpAdapter) return;
-    // Its own connection (a subscribed connection takes no commands); it waits for Redis rather than failing.
-    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false, commandTimeout: undefined });
-    const { host, port } = this.redis.options;
-    watchRedis(subscriber, 'subscriber rank replica', `${host}:${port}`);
-    this.subscriber = subscriber;
-    subscriber.on('message', (_channel: string, raw: string) => this.onMessage(raw));
-    subscriber.on('close', () => this.stop());
-    subscriber.on('ready', () => void this.subscribe(subscriber));
+    this.subscription = new WatchedSubscription(this.redis, this.channel, 'subscriber rank replica', {
+      message: (raw) => this.onMessage(raw),
+      subscribed: () => this.load(),
+      closed: () => this.stop(),
+      failed: (error) => this.logger.error({ msg: 'could not subscribe to rank placements', error: String(error) }),
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const subscriber = this.subscriber;
-    this.subscriber = null;
+    const subscription = this.subscription;
+    this.subscription = null;
     this.stop();
-    if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
+    await subscription?.close();
     await this.loading;
   }
 
@@ -95,15 +93,6 @@ export class RankReplicaService implements OnApplicationBootstrap, OnApplication
    */
   ranks(accountId: number): Map<string, BoardRanks> | null | undefined {
     return this.replica ? this.replica.ranks(accountId) : undefined;
-  }
-
-  private async subscribe(subscriber: Redis): Promise<void> {
-    try {
-      await subscriber.subscribe(this.channel);
-      if (this.subscriber === subscriber) this.load();
-    } catch (error) {
-      if (this.subscriber === subscriber) this.logger.error({ msg: 'could not subscribe to rank placements', error: String(error) });
-    }
   }
 
   private stop(): void {
@@ -130,7 +119,7 @@ export class RankReplicaService implements OnApplicationBootstrap, OnApplication
         this.logger.log({ msg: 'rank replica loaded', accounts: replica.accounts, megabytes, ms: Date.now() - started });
       },
       (error: unknown) => {
-        if (generation !== this.generation || !this.subscriber) return;
+        if (generation !== this.generation || !this.subscription) return;
         this.logger.warn({ msg: 'rank replica not loaded; ranks are read from Redis meanwhile', error: String(error) });
         this.heard = null;
         this.retry = setTimeout(() => this.load(), RETRY_LOAD_MS);
