@@ -153,6 +153,44 @@ describe('findFriendPaths (bidirectional search)', () => {
     expect([...lengths].sort()).toEqual([1, 2, 3, 4, 5]);
     expect(unreachable).toBeGreaterThan(10);
   });
+
+  it('should answer the same when searches run side by side and their sides outgrow the first tables', async () => {
+    // A sparse random graph of 30,000 accounts, and two hubs of 6,000 friends each whose friends are paired off: from
+    // one hub to the other a side reaches 6,000 accounts in one level, more than a table's first slots hold (8,192,
+    // half of them used before it grows). Each read waits a turn, so the searches interleave and reuse the tables.
+    const next = random(42);
+    const n = 30_000;
+    const edges: [number, number][] = [];
+    for (let a = 1; a <= n; a++) for (let k = 0; k < 4; k++) edges.push([a, 1 + Math.floor(next() * n)]);
+    const [hub, otherHub] = [100_001, 100_002];
+    for (let i = 0; i < 6_000; i++) edges.push([hub, 110_000 + i], [otherHub, 120_000 + i], [110_000 + i, 120_000 + i]);
+    edges.push([hub, 1]);
+    const graph = await graphOf(
+      edges.filter(([a, b]) => a !== b),
+      42,
+    );
+    const waiting: NeighbourReader = async (ids, limit) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return graph.read(ids, limit);
+    };
+    const pairs = Array.from({ length: 24 }, (_, i) =>
+      i % 4 === 0
+        ? [hub, otherHub]
+        : i % 4 === 1
+          ? [otherHub, 1 + Math.floor(next() * n)]
+          : [1 + Math.floor(next() * n), 1 + Math.floor(next() * n)],
+    );
+    const search = (asked: number[][]) =>
+      Promise.all(asked.map(([from, to]) => findFriendPaths(from, to, options({ maxPaths: 50 }), waiting)));
+    const answers = await search(pairs);
+    answers.forEach(({ paths }, i) => expect(paths).toEqual(reference(graph, pairs[i][0], pairs[i][1], new Set(), 6, 50)));
+    expect(answers.filter(({ paths }) => paths.length).length).toBeGreaterThan(12);
+    expect(answers[0].paths).toHaveLength(50);
+    expect(answers[0].edges).toBeGreaterThan(20_000);
+    // Again, in the other order, on the tables the first round left: nothing of the first round may show.
+    const again = await search([...pairs].reverse());
+    expect(again.map(({ paths }) => paths).reverse()).toEqual(answers.map(({ paths }) => paths));
+  });
 });
 
 describe('FriendAdjacency', () => {
