@@ -108,8 +108,8 @@ export class FriendGraphCache implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /**
-   * What a search reads: the in-memory graph with every update completed before this call applied, or PostgreSQL
-   * while the graph loads.
+   * What a search reads: the in-memory graph with every run heard before this call applied (or, while the graph does
+   * not rely on what it hears, every run found completed), or PostgreSQL while the graph loads.
    */
   async reader(): Promise<NeighbourReader> {
     if (!this.graph) return this.stored.neighbours;
