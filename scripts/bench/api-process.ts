@@ -139,25 +139,43 @@ function procStat(id: number | string): { name: string; fields: string[] } | nul
 }
 
 /**
- * CPU time (user + system, ms) of every PostgreSQL and Redis process on the machine, from /proc (NaN elsewhere). The
- * bench is their only client while it measures, so the difference across a stretch of requests is those requests'.
+ * CPU time (user + system, ms) of every PostgreSQL and Redis process on the machine, from /proc (null elsewhere). The
+ * bench is their only client while it measures, so what they spend across a stretch of requests is those requests'.
  */
-export function storesCpuMs(): { postgres: number; redis: number } {
-  const out = { postgres: 0, redis: 0 };
+export function storesCpuMs(): StoresCpu | null {
+  const out: StoresCpu = { postgres: new Map(), redis: new Map() };
   let entries: string[];
   try {
     entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
   } catch {
-    return { postgres: NaN, redis: NaN };
+    return null;
   }
   for (const entry of entries) {
     const stat = procStat(entry);
     if (!stat) continue;
     const ms = ((Number(stat.fields[11]) + Number(stat.fields[12])) * 1000) / 100;
-    if (stat.name === 'postgres') out.postgres += ms;
-    else if (stat.name.startsWith('redis-server')) out.redis += ms;
+    if (stat.name === 'postgres') out.postgres.set(Number(entry), ms);
+    else if (stat.name.startsWith('redis-server')) out.redis.set(Number(entry), ms);
   }
   return out;
+}
+
+/** CPU time (ms) per process of each store. */
+export interface StoresCpu {
+  postgres: Map<number, number>;
+  redis: Map<number, number>;
+}
+
+/**
+ * The CPU a store's processes spent between two readings. A backend that exited meanwhile takes its time with it
+ * (its share since the first reading is lost rather than subtracted: summed totals went negative when connections
+ * closed); one that started counts from zero.
+ */
+export function cpuSpent(before: Map<number, number> | undefined, after: Map<number, number> | undefined): number {
+  if (!before || !after) return NaN;
+  let ms = 0;
+  for (const [pid, now] of after) ms += now - (before.get(pid) ?? 0);
+  return ms;
 }
 
 /** Queries the API left running after its client gave up would slow the next operation: cancel them. */

@@ -1,5 +1,5 @@
 import { ChildProcess } from 'node:child_process';
-import { storesCpuMs, treeCpuMs } from './api-process';
+import { cpuSpent, storesCpuMs, treeCpuMs } from './api-process';
 import { measure, Measured, Sample } from './load';
 
 /** CPU time per answer (ms): the API's, PostgreSQL's, Redis's and the load generator's own. */
@@ -16,8 +16,8 @@ export async function metered(api: ChildProcess, into: CpuPerAnswer, stretch: ()
   const out = await stretch();
   const [stores, client] = [storesCpuMs(), process.cpuUsage(clientBefore)];
   into.api += treeCpuMs(api.pid!) - apiBefore;
-  into.postgres += stores.postgres - storesBefore.postgres;
-  into.redis += stores.redis - storesBefore.redis;
+  into.postgres += cpuSpent(storesBefore?.postgres, stores?.postgres);
+  into.redis += cpuSpent(storesBefore?.redis, stores?.redis);
   into.client += (client.user + client.system) / 1000;
   return out;
 }

@@ -97,7 +97,7 @@ export class FriendAdjacency {
 
   /**
    * What a search reads: each level straight from the arrays. Every read resolves at once, so a whole search runs
-   * in one turn of the event loop and sees one state of the graph, never a catch-up half applied.
+   * in one turn of the event loop and sees one state of the graph, never an update half applied.
    */
   readonly read: NeighbourReader = (ids, limit) => {
     const neighbours = new Map<number, Int32Array>();

@@ -173,7 +173,7 @@ export class FriendGraphCache implements OnApplicationBootstrap, OnApplicationSh
   private async load(): Promise<void> {
     const started = Date.now();
     try {
-      // Runs completing while the COPY reads are applied by the first catch-up: they finish after this instant.
+      // Runs completing while the COPY reads are applied by the sweep that follows the load: they finish after now.
       const [{ now }]: { now: Date }[] = await this.dataSource.query('SELECT now() AS now');
       const rows = await this.copyRows();
       const graph = await FriendAdjacency.fromRows(rows);
