@@ -1,7 +1,7 @@
-import { RawJson } from '../../common/wire/raw-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { RawJson } from '../../common/wire/raw-json';
 import { AccountSearch } from './account-search.dto';
 import { LeaderboardAccount } from './leaderboard-account.dto';
 
