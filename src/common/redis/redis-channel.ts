@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { Observable, Subject } from 'rxjs';
 import { JsonLogger } from '../logging/json-logger';
-import { watchRedis } from './redis-connection';
+import { WatchedSubscription } from './watched-subscription';
 
 /**
  * A Redis pub/sub channel of JSON messages, fanned out in-process: one subscriber connection is opened with
@@ -10,8 +10,10 @@ import { watchRedis } from './redis-connection';
 export class RedisChannel<T> {
   private readonly logger = new JsonLogger('RedisChannel');
   private readonly messages = new Subject<T>();
-  private subscriber: Redis | null = null;
+  private subscriber: WatchedSubscription | null = null;
   private subscribed: Promise<void> = Promise.resolve();
+  /** Resolves `subscribed`: once the subscription is made, or when it will not be (failed, or closed first). */
+  private settle: () => void = () => undefined;
   private listeners = 0;
 
   constructor(
@@ -45,29 +47,29 @@ export class RedisChannel<T> {
   async close(): Promise<void> {
     const subscriber = this.subscriber;
     this.subscriber = null;
-    if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
+    // The last listener left before the subscription was made: nothing failed, nobody waits any longer.
+    this.settle();
+    await subscriber?.close();
   }
 
   private open(): void {
-    // The shared client fails commands while Redis is away; a subscriber waits for it instead, and ioredis
-    // subscribes again by itself after a reconnect.
-    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false, commandTimeout: undefined });
-    const { host, port } = this.redis.options;
-    watchRedis(subscriber, `subscriber ${this.name}`, `${host}:${port}`);
-    this.subscriber = subscriber;
-    subscriber.on('message', (_channel: string, raw: string) => {
-      try {
-        this.messages.next(JSON.parse(raw) as T);
-      } catch {
-        this.logger.warn({ msg: 'ignoring a malformed message', channel: this.name });
-      }
-    });
-    this.subscribed = subscriber.subscribe(this.name).then(
-      () => undefined,
-      (error: unknown) => {
-        // The last listener left (and closed this subscriber) before the subscription was made: nothing failed.
-        if (this.subscriber === subscriber) this.logger.error({ msg: 'subscription failed', channel: this.name, error: String(error) });
+    // The shared client fails commands while Redis is away; a subscriber waits for it instead, and subscribes again
+    // after a reconnect. Listeners are not told of a drop (a replay tail reads all it missed at the next message).
+    this.subscribed = new Promise((resolve) => (this.settle = resolve));
+    this.subscriber = new WatchedSubscription(this.redis, this.name, `subscriber ${this.name}`, {
+      message: (raw) => {
+        try {
+          this.messages.next(JSON.parse(raw) as T);
+        } catch {
+          this.logger.warn({ msg: 'ignoring a malformed message', channel: this.name });
+        }
       },
-    );
+      subscribed: () => this.settle(),
+      closed: () => undefined,
+      failed: (error) => {
+        this.logger.error({ msg: 'subscription failed', channel: this.name, error: String(error) });
+        this.settle();
+      },
+    });
   }
 }
