@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { REDIS, redisKey } from '../../common/redis/redis.module';
-import { watchRedis } from '../../common/redis/redis-connection';
+import { WatchedSubscription } from '../../common/redis/watched-subscription';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ApiKeyCache } from './api-key-cache';
@@ -28,7 +28,7 @@ export class KeyRevocations implements OnModuleInit, OnApplicationShutdown {
   private readonly revokedChannel: string;
   private readonly ackChannel: string;
   private readonly waiters = new Map<string, Waiter>();
-  private subscriber: Redis | null = null;
+  private subscription: WatchedSubscription | null = null;
   /** Resolves once the acknowledgements can be heard (a CLI revokes right after it starts). */
   private listening!: () => void;
   private readonly heard = new Promise<void>((resolve) => (this.listening = resolve));
@@ -42,22 +42,23 @@ export class KeyRevocations implements OnModuleInit, OnApplicationShutdown {
   }
 
   onModuleInit(): void {
-    // Its own connection (a subscribed connection takes no commands); it waits for Redis rather than failing.
-    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false, commandTimeout: undefined });
-    const { host, port } = this.redis.options;
-    watchRedis(subscriber, 'subscriber api-key revocations', `${host}:${port}`);
-    this.subscriber = subscriber;
-    subscriber.on('message', (channel: string, raw: string) => this.onMessage(channel, raw));
-    // Messages sent while the connection was down are lost: the cache stays off until subscribed again.
-    subscriber.on('close', () => this.cache.setEnabled(false));
-    subscriber.on('ready', () => void this.subscribe(subscriber));
+    this.subscription = new WatchedSubscription(this.redis, [this.revokedChannel, this.ackChannel], 'subscriber api-key revocations', {
+      message: (raw, channel) => this.onMessage(channel, raw),
+      subscribed: () => {
+        this.cache.setEnabled(true);
+        this.listening();
+      },
+      // Messages sent while the connection was down are lost: the cache stays off until subscribed again.
+      closed: () => this.cache.setEnabled(false),
+      failed: (error) => this.logger.error({ msg: 'could not subscribe to key revocations', error: String(error) }),
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const subscriber = this.subscriber;
-    this.subscriber = null;
+    const subscription = this.subscription;
+    this.subscription = null;
     this.cache.setEnabled(false);
-    if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
+    await subscription?.close();
   }
 
   /**
@@ -90,17 +91,6 @@ export class KeyRevocations implements OnModuleInit, OnApplicationShutdown {
     } finally {
       clearTimeout(timer);
       this.waiters.delete(id);
-    }
-  }
-
-  private async subscribe(subscriber: Redis): Promise<void> {
-    try {
-      await subscriber.subscribe(this.revokedChannel, this.ackChannel);
-      if (this.subscriber !== subscriber) return;
-      this.cache.setEnabled(true);
-      this.listening();
-    } catch (error) {
-      if (this.subscriber === subscriber) this.logger.error({ msg: 'could not subscribe to key revocations', error: String(error) });
     }
   }
 

@@ -3,8 +3,8 @@ import { watchRedis } from './redis-connection';
 
 /** What a watched subscription tells its reader. */
 export interface SubscriptionHandlers {
-  /** A message, as published. */
-  message(raw: string): void;
+  /** A message, as published, and the channel it came on. */
+  message(raw: string, channel: string): void;
   /** The subscription is made (again): every message published from now on is heard. */
   subscribed(): void;
   /** The connection dropped: messages published until the next `subscribed` are lost. */
@@ -23,25 +23,26 @@ export class WatchedSubscription {
   private readonly connection: Redis;
   private closing = false;
 
-  constructor(redis: Redis, channel: string, role: string, handlers: SubscriptionHandlers) {
-    // A subscribed connection takes no other commands, hence a connection of its own; named after its channel, so
-    // that CLIENT LIST tells what it is for.
+  /** `channels`: one or more; the connection is named after the first, so that CLIENT LIST tells what it is for. */
+  constructor(redis: Redis, channels: string | string[], role: string, handlers: SubscriptionHandlers) {
+    const names = typeof channels === 'string' ? [channels] : channels;
+    // A subscribed connection takes no other commands, hence a connection of its own.
     this.connection = redis.duplicate({
       enableOfflineQueue: true,
       lazyConnect: false,
       commandTimeout: undefined,
-      connectionName: channel,
+      connectionName: names[0],
     });
     const { host, port } = redis.options;
     watchRedis(this.connection, role, `${host}:${port}`);
-    this.connection.on('message', (_channel: string, raw: string) => {
-      if (!this.closing) handlers.message(raw);
+    this.connection.on('message', (channel: string, raw: string) => {
+      if (!this.closing) handlers.message(raw, channel);
     });
     this.connection.on('close', () => {
       if (!this.closing) handlers.closed();
     });
     this.connection.on('ready', () => {
-      this.connection.subscribe(channel).then(
+      this.connection.subscribe(...names).then(
         () => !this.closing && handlers.subscribed(),
         (error: unknown) => !this.closing && handlers.failed(error),
       );
