@@ -190,6 +190,30 @@ describe('findFriendPaths (bidirectional search)', () => {
     // Again, in the other order, on the tables the first round left: nothing of the first round may show.
     const again = await search([...pairs].reverse());
     expect(again.map(({ paths }) => paths).reverse()).toEqual(answers.map(({ paths }) => paths));
+    // And from memory as the API reads it (each level at once), on the same tables: the same answers.
+    const fromMemory = await Promise.all(pairs.map(([from, to]) => findFriendPaths(from, to, options({ maxPaths: 50 }), graph.read)));
+    expect(fromMemory.map(({ paths }) => paths)).toEqual(answers.map(({ paths }) => paths));
+  });
+
+  it('should run a search over a reader that answers at once to its end before another begins', async () => {
+    const next = random(7);
+    const edges: [number, number][] = [];
+    for (let a = 1; a <= 2_000; a++) for (let k = 0; k < 3; k++) edges.push([a, 1 + Math.floor(next() * 2_000)]);
+    const graph = await graphOf(
+      edges.filter(([a, b]) => a !== b),
+      7,
+    );
+    const reads: number[] = [];
+    const searches = Array.from({ length: 12 }, (_, i) =>
+      findFriendPaths(1 + i, 2_000 - i, options(), (ids, limit) => {
+        reads.push(i);
+        return graph.read(ids, limit);
+      }),
+    );
+    const answers = await Promise.all(searches);
+    // Each search's reads come together: none yielded to another between its levels (each search reads several).
+    expect(reads).toEqual([...reads].sort((a, b) => a - b));
+    expect(answers.every(({ levels }) => levels >= 2)).toBe(true);
   });
 });
 

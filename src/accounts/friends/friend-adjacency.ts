@@ -96,8 +96,8 @@ export class FriendAdjacency {
   }
 
   /**
-   * What a search reads: each level straight from the arrays. Every read resolves at once, so a whole search runs
-   * in one turn of the event loop and sees one state of the graph, never an update half applied.
+   * What a search reads: each level straight from the arrays, answered at once (not as a promise), so a whole search
+   * runs without yielding and sees one state of the graph, never an update half applied.
    */
   readonly read: NeighbourReader = (ids, limit) => {
     const neighbours = new Map<number, Int32Array>();
@@ -108,7 +108,7 @@ export class FriendAdjacency {
       edges += friends.length;
       if (edges > limit) break;
     }
-    return Promise.resolve({ neighbours, edges });
+    return { neighbours, edges };
   };
 
   /** The account's friends, ascending (empty for an account nobody's list names). */

@@ -4,11 +4,17 @@
  * of levels (at most `maxDepth`) and the friendships those levels hold, bounded by `maxEdges`.
  */
 
-/** The friends of each of `ids` (either direction of a stored friendship), at most `limit` friendships in all. */
-export type NeighbourReader = (
-  ids: number[],
-  limit: number,
-) => Promise<{ neighbours: Map<number, ArrayLike<number> & Iterable<number>>; edges: number }>;
+/** The friends of each of `ids` (either direction of a stored friendship), and how many friendships that is. */
+export interface Neighbours {
+  neighbours: Map<number, ArrayLike<number> & Iterable<number>>;
+  edges: number;
+}
+
+/**
+ * The friends of each of `ids`, at most `limit` friendships in all: at once from memory (the search then runs to its
+ * end without yielding, on the same two tables every time), or a promise from a store.
+ */
+export type NeighbourReader = (ids: number[], limit: number) => Neighbours | Promise<Neighbours>;
 
 export interface FriendSearchOptions {
   /** Accounts no path may pass through (never the two ends). */
@@ -164,17 +170,14 @@ export async function findFriendPaths(
   neighbours: NeighbourReader,
 ): Promise<FriendSearchResult> {
   if (from === to) return { paths: [[from]], exhausted: false, edges: 0, levels: 0 };
-  const source = sideFrom(from);
-  const target = sideFrom(to);
-  try {
-    return await expand(source, target, to, options, neighbours);
-  } finally {
-    source.reached.release();
-    target.reached.release();
-  }
+  return expand(sideFrom(from), sideFrom(to), to, options, neighbours);
 }
 
-/** The levels of findFriendPaths, until the sides touch or a bound is reached. */
+/**
+ * The levels of findFriendPaths, until the sides touch or a bound is reached; then the tables go back. With a reader
+ * that answers at once nothing here awaits, so they go back before the search returns. (A search that awaited each
+ * level let other requests' searches start meanwhile, each on tables of its own, fresh and grown anew.)
+ */
 async function expand(
   source: Side,
   target: Side,
@@ -182,39 +185,45 @@ async function expand(
   options: FriendSearchOptions,
   neighbours: NeighbourReader,
 ): Promise<FriendSearchResult> {
-  let edges = 0;
-  let levels = 0;
-  while (source.depth + target.depth < options.maxDepth && source.frontier.length && target.frontier.length) {
-    const [side, other] = source.frontier.length <= target.frontier.length ? [source, target] : [target, source];
-    // One friendship over the budget tells that the level does not fit, without reading the rest of it.
-    const remaining = options.maxEdges - edges;
-    const read = await neighbours(side.frontier, remaining + 1);
-    levels++;
-    edges += read.edges;
-    if (read.edges > remaining) return { paths: [], exhausted: true, edges, levels };
-    const depth = side.depth + 1;
-    const next: number[] = [];
-    let met = false;
-    const excluding = options.exclude.size > 0;
-    for (const a of side.frontier) {
-      const friends = read.neighbours.get(a);
-      if (!friends) continue;
-      for (let k = 0; k < friends.length; k++) {
-        const b = friends[k];
-        if (excluding && options.exclude.has(b)) continue;
-        const known = side.reached.depth(b);
-        if (known < 0) {
-          side.reached.add(b, depth, a);
-          next.push(b);
-          if (other.reached.depth(b) >= 0) met = true;
-        } else if (known === depth) side.reached.addParent(b, a);
+  try {
+    let edges = 0;
+    let levels = 0;
+    while (source.depth + target.depth < options.maxDepth && source.frontier.length && target.frontier.length) {
+      const [side, other] = source.frontier.length <= target.frontier.length ? [source, target] : [target, source];
+      // One friendship over the budget tells that the level does not fit, without reading the rest of it.
+      const remaining = options.maxEdges - edges;
+      const pending = neighbours(side.frontier, remaining + 1);
+      const read = pending instanceof Promise ? await pending : pending;
+      levels++;
+      edges += read.edges;
+      if (read.edges > remaining) return { paths: [], exhausted: true, edges, levels };
+      const depth = side.depth + 1;
+      const next: number[] = [];
+      let met = false;
+      const excluding = options.exclude.size > 0;
+      for (const a of side.frontier) {
+        const friends = read.neighbours.get(a);
+        if (!friends) continue;
+        for (let k = 0; k < friends.length; k++) {
+          const b = friends[k];
+          if (excluding && options.exclude.has(b)) continue;
+          const known = side.reached.depth(b);
+          if (known < 0) {
+            side.reached.add(b, depth, a);
+            next.push(b);
+            if (other.reached.depth(b) >= 0) met = true;
+          } else if (known === depth) side.reached.addParent(b, a);
+        }
       }
+      side.frontier = next;
+      side.depth = depth;
+      if (met) return { paths: listPaths(source, target, to, options.maxPaths), exhausted: false, edges, levels };
     }
-    side.frontier = next;
-    side.depth = depth;
-    if (met) return { paths: listPaths(source, target, to, options.maxPaths), exhausted: false, edges, levels };
+    return { paths: [], exhausted: false, edges, levels };
+  } finally {
+    source.reached.release();
+    target.reached.release();
   }
-  return { paths: [], exhausted: false, edges, levels };
 }
 
 /**
