@@ -12,7 +12,7 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
 
 /**
  * `npm run bench:scale -- --accounts 100000 [--requests 2000 --seconds 20 --warmup-seconds 8 --run-in-seconds 30
- *   --timeout-ms 10000 --seed 1]
+ *   --timeout-ms 10000 --seed 1 --pairs 200]
  *   [--database NAME --redis-prefix PREFIX --only getInfo,getStats --keep-derived --cpu-prof DIR]`
  *
  * Latency and throughput of the read operations over a seeded population of N accounts (`npm run seed`), each
@@ -25,7 +25,9 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
  * --requests requests and --seconds seconds, each request given up after --timeout-ms (counted as a timeout). Traffic goes
  * to 127.0.0.1 only. `--database` measures another seeded database (its name is also the Redis prefix unless
  * `--redis-prefix` says otherwise); `--only` keeps the operations whose name contains one of the given words (the
- * `/health` baseline always runs); `--keep-derived` skips the rebuild (the code keeping it has not changed). Each row also gives the API's CPU time per answer (`apiCpuMsPerRequest`, from
+ * `/health` baseline always runs); `--keep-derived` skips the rebuild (the code keeping it has not changed);
+ * `--pairs` sets how many random pairs the friend path asks (200 by default, as the issue states it; more give
+ * steadier figures on a noisy host). Each row also gives the API's CPU time per answer (`apiCpuMsPerRequest`, from
  * /proc, summed over the API process and its children: one per core with API_PROCESSES), steadier than latency on
  * a shared machine. Each operation is also compared with `GET /health` measured in rounds alternating with its own
  * (`…VsAdjacentHealth`: throughput and API CPU per answer), since the host's speed drifts within a run; and with the
@@ -116,7 +118,7 @@ async function main(): Promise<void> {
     process.stdout.write(`reusing ${name}; derived state rebuilt in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   }
   const token = (await run('src/cli.ts', ['api-key', 'create', '--account', '1', '--name', 'bench-scale'], env)).trim().split('\n').pop()!;
-  const calls = readCalls(accounts, await fixtures(databaseUrl));
+  const calls = readCalls(accounts, await fixtures(databaseUrl), numberFlag('pairs', 200));
   const selected = calls.filter((call, i) => i === 0 || !only || only.some((word) => call.name.includes(word)));
   // The baseline again at the end: measured first only, it could be slowed by what the API still does after booting
   // and flatter every ratio. The ratios are taken against the faster of the two.
