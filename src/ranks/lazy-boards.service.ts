@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { ProblemException } from '../common/problem/problem.exception';
-import { REDIS, redisKey } from '../common/redis/redis.module';
+import { REDIS } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { LAZY_SOURCES, LazyKind } from './lazy-board-sources';
@@ -39,7 +39,7 @@ export class LazyBoards {
   }
 
   private base(version: string): string {
-    return redisKey(this.config, 'ranks', `v${version}`, 'lz');
+    return this.keys.lazy(version);
   }
   private board(version: string, kind: LazyKind, id: number, scope: string): string {
     return `${this.base(version)}:${kind}:${id}:${scope}`;

@@ -7,12 +7,12 @@ import { REDIS } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DerivedState, DerivedStateKeeper } from '../derived/derived-state';
-import { BuildKind, VersionedRedisState } from '../derived/versioned-redis-state';
+import { VersionedRedisState } from '../derived/versioned-redis-state';
 import { RankKeys } from './rank-keys';
-import { layOutLargeSets } from './rank-order-layout';
-import { RANKED_COLUMNS, memberOf, scopeKeysOf } from './rank-scopes';
+import { readRankTable, writeRankTable } from './rank-build';
+import { RANKED_COLUMNS, SCOPE_LEVELS, memberOf, scopeKeysOf } from './rank-scopes';
 import { RankReplicaMessage } from './replica/rank-replica-message';
-import { RANK_ROWS_SQL, RankRow, cellOfRow, placedAccountOf, readRankRows } from './rank-rows';
+import { RANK_ROWS_SQL, RankRow, cellOfRow, placedAccountOf } from './rank-rows';
 
 /** Accounts refreshed this close to a rebuild's start are placed again after it, in case the build read them stale. */
 const REBUILD_OVERLAP_MS = 10_000;
@@ -20,8 +20,10 @@ const REBUILD_OVERLAP_MS = 10_000;
 /**
  * The rank engine's writer side. Keeps one Redis sorted set per (board column, scope) holding every refreshed
  * account with a non-zero score, plus per-scope populations, so ranks, windows and board sizes are O(log N).
- * `place` runs after each committed update; `rebuild` recomputes everything from PostgreSQL into a fresh version
- * (first boot, after a Redis flush, after a bulk seed). See docs/architecture.md, "The rank engine".
+ * `place` runs after each committed update; `rebuild` recomputes everything from PostgreSQL (first boot, after a
+ * Redis flush, after a bulk seed or a restore): into a fresh version when none is served, else over the served one a
+ * board group at a time, so Redis never holds the boards twice (rank-build.ts). See docs/architecture.md, "The rank
+ * engine".
  */
 @Injectable()
 @DerivedState('ranks')
@@ -36,7 +38,7 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.keys = new RankKeys(config);
-    this.state = new VersionedRedisState(redis, this.keys, (kind) => this.build(kind));
+    this.state = new VersionedRedisState(redis, this.keys, () => this.build());
   }
 
   /** The first process to start on an empty Redis builds the ranks before serving; the others find them built. */
@@ -112,64 +114,56 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     }
   }
 
-  /** Fills a fresh version from PostgreSQL in keyset batches, switches readers to it, and drops the old one. */
-  private async build(kind: BuildKind): Promise<void> {
+  /**
+   * Fills the boards from PostgreSQL (rank-build.ts): into a fresh version that is then served when none is, or
+   * group by group over the version being served. Either way, the accounts refreshed while it read are placed again.
+   */
+  private async build(): Promise<void> {
     const started = Date.now();
-    const version = await this.state.nextVersion();
-    const sizes = new Map<string, number>();
-    const accounts = await readRankRows(this.dataSource, (rows) => this.loadBatch(version, rows, sizes));
-    // Before the switch: nobody reads or writes this version yet (rank-order-layout.ts). Not when the build is what
-    // rank reads wait for (503 until the switch): the layout would lengthen that by ~35 s at a million accounts.
-    const laidOut = kind === 'rebuild' ? await layOutLargeSets(this.redis, sizes) : 0;
-    const recent: { account_id: number }[] = await this.dataSource.query('SELECT account_id FROM accounts WHERE updated_at >= $1', [
-      new Date(started - REBUILD_OVERLAP_MS),
-    ]);
-    await this.state.serve(version);
-    await this.place(recent.map((row) => row.account_id));
+    const served = await this.state.current();
+    const fresh = await this.state.nextVersion();
+    const table = await readRankTable(this.dataSource);
+    const readMs = Date.now() - started;
+    let entries = 0;
+    await writeRankTable(this.redis, this.keys, table, { fresh, served }, async (group) => {
+      entries += group.entries;
+      // Over a served version, each column's boards now hold what was read: correct those refreshed since, so that
+      // an update is not missing from a switched board for the rest of the build.
+      if (served && group.level === SCOPE_LEVELS[SCOPE_LEVELS.length - 1]) await this.place(await this.refreshedSince(started));
+    });
+    if (!served) await this.state.serve(fresh);
+    await this.place(await this.refreshedSince(started));
+    const version = served ?? fresh;
+    // Per-app and per-badge boards were read from rows the build may have found changed (a restore): built again on read.
+    if (served) await this.dropMatching(`${this.keys.lazy(version)}:*`);
     await this.state.dropAllBut(version);
     // A build follows rows written behind the engine's back (a seed, a restore): the replicas read them all again.
     await this.redis.publish(this.keys.placed, JSON.stringify({ reload: true } satisfies RankReplicaMessage));
-    this.logger.log({ msg: 'ranks rebuilt', version, accounts, laidOut, durationMs: Date.now() - started });
+    this.logger.log({
+      msg: 'ranks rebuilt',
+      version,
+      inPlace: served !== null,
+      accounts: table.size,
+      entries,
+      readMs,
+      durationMs: Date.now() - started,
+    });
   }
 
-  /**
-   * One batch of a build: one ZADD per (board, scope) with all of the batch's members, counters summed first. `sizes`
-   * counts the members added per set, across batches.
-   */
-  private async loadBatch(version: string, rows: RankRow[], sizes: Map<string, number>): Promise<void> {
-    const sets = new Map<string, (string | number)[]>();
-    const population = new Map<string, number>();
-    const cells = new Map<string, number>();
-    const placement: string[] = [];
-    const countries = new Map<string, string>();
-    for (const row of rows) {
-      if (row.country_name && row.country_code) countries.set(String(row.country_name).toLowerCase(), String(row.country_code));
-      const cell = cellOfRow(row);
-      const scopes = Object.values(scopeKeysOf(cell));
-      for (const scope of scopes) population.set(scope, (population.get(scope) ?? 0) + 1);
-      cells.set(cell, (cells.get(cell) ?? 0) + 1);
-      placement.push(String(row.account_id), cell);
-      const member = memberOf(row.account_id);
-      for (const column of RANKED_COLUMNS) {
-        const score = Number(row[column]);
-        if (score <= 0) continue;
-        for (const scope of scopes) {
-          const key = this.keys.board(version, column, scope);
-          let args = sets.get(key);
-          if (!args) sets.set(key, (args = []));
-          args.push(score, member);
-        }
-      }
-    }
-    const pipeline = this.redis.pipeline();
-    for (const [key, args] of sets) {
-      pipeline.zadd(key, ...args);
-      sizes.set(key, (sizes.get(key) ?? 0) + args.length / 2);
-    }
-    for (const [scope, n] of population) pipeline.hincrby(this.keys.population(version), scope, n);
-    for (const [cell, n] of cells) pipeline.hincrby(this.keys.cells(version), cell, n);
-    pipeline.hset(this.keys.placement(version), ...placement);
-    if (countries.size) pipeline.hset(this.keys.countries(version), ...[...countries].flat());
-    await pipeline.exec();
+  /** Accounts refreshed since shortly before `started`: a build may have read their row before their update. */
+  private async refreshedSince(started: number): Promise<number[]> {
+    const rows: { account_id: number }[] = await this.dataSource.query('SELECT account_id FROM accounts WHERE updated_at >= $1', [
+      new Date(started - REBUILD_OVERLAP_MS),
+    ]);
+    return rows.map((row) => row.account_id);
+  }
+
+  private async dropMatching(pattern: string): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      if (keys.length) await this.redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
   }
 }

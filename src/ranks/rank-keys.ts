@@ -56,6 +56,11 @@ export class RankKeys {
     return redisKey(this.config, 'ranks', `v${version}`, 'countries');
   }
 
+  /** Where the per-app and per-badge boards of a version live (LazyBoards): every key of theirs starts with it. */
+  lazy(version: string): string {
+    return redisKey(this.config, 'ranks', `v${version}`, 'lz');
+  }
+
   /** A short-lived union of several scopes of one board (a filter naming several locations). */
   union(version: string, column: string, scopes: string[]): string {
     return redisKey(this.config, 'ranks', `v${version}`, 'u', column, scopes.join('+'));

@@ -44,6 +44,12 @@ export function scopeKeysOf(cell: string): Partial<Record<ScopeLevel, string>> {
   return keys;
 }
 
+/** The level of a scope key (scopeKeysOf): `g` global, `r:` region, `c:` country, `s:` state, `t:` city. */
+export function levelOfScope(scope: string): ScopeLevel {
+  const levels: Record<string, ScopeLevel> = { g: 'global', r: 'region', c: 'country', s: 'state', t: 'city' };
+  return levels[scope[0]];
+}
+
 /**
  * The scope keys a location filter selects among the known cells: the keys of its most specific given level
  * (a filter naming a city selects that city's key, in every cell whose other given fields match too).

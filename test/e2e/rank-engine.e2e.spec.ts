@@ -258,6 +258,36 @@ describe('rank engine', () => {
     await expectReplicaEqualsEngine();
   }, 60_000);
 
+  it('should rebuild over the served version after rows changed behind its back, answering reads throughout', async () => {
+    const engine = ctx.app.get(RankEngine);
+    const version = await redis.get(engine.keys.version);
+    const [{ app_id: appId }] = await ctx.dataSource.query('SELECT app_id FROM account_apps ORDER BY app_id LIMIT 1');
+    await ctx.app.get(LazyBoards).scope('app', appId, null);
+    // What a restore would do: scores, places and playtimes change without an update run.
+    await ctx.dataSource.query(`UPDATE accounts SET xp = xp + account_id * 37, badges = 0 WHERE account_id % 3 = 0`);
+    // Moved to a place the boards know already: a new one shows in location filters within the reader's 10 s cache.
+    await ctx.dataSource.query(
+      `UPDATE accounts a SET region = b.region, country_name = b.country_name, state_name = b.state_name, city_name = b.city_name
+        FROM (SELECT * FROM accounts WHERE updated_at IS NOT NULL AND city_name IS NOT NULL ORDER BY account_id LIMIT 1) b
+        WHERE a.account_id % 4 = 1`,
+    );
+    await ctx.dataSource.query('UPDATE account_apps SET playtime = playtime + 1000 WHERE app_id = $1', [appId]);
+    let rebuilding = true;
+    const statuses: number[] = [];
+    const reads = (async () => {
+      while (rebuilding) statuses.push((await post('leaderboard.getAccountLeaderboard', { leaderboard: 'xp' })).status);
+    })();
+    await engine.rebuild().finally(() => (rebuilding = false));
+    await reads;
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    expect(await redis.get(engine.keys.version)).toBe(version);
+    // Only the served version is left, and its per-app boards were dropped, to be built again from the rows on read.
+    expect(new Set((await redis.keys(engine.keys.everyVersion)).map((key) => engine.keys.versionOf(key)))).toEqual(new Set([version]));
+    expect(await redis.keys(`${engine.keys.lazy(version!)}:*`)).toEqual([]);
+    await expectRanksEqualRecomputation();
+    await expectReplicaEqualsEngine();
+  }, 60_000);
+
   it('should rebuild the ranks from PostgreSQL after a Redis flush, answering 503 meanwhile', async () => {
     const engine = ctx.app.get(RankEngine);
     const before = await redis.get(engine.keys.version);
