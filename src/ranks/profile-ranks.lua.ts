@@ -1,11 +1,11 @@
+import { CELL_SCOPES_LUA } from './cell-scopes.lua';
+
 /**
  * An account's ranks on every column board in each of its scopes, read in one round trip (the profile pays for
  * it on every `account.getInfo`; as separate calls it was four: the version, the account's cell, the scopes'
  * populations, then the ranks).
  *
- * The scope keys of a cell are derived here as `scopeKeysOf` (rank-scopes.ts) derives them: `g`, `r:<region>`,
- * `c:<country>`, `s:<country>|<state>`, `t:<country>|<state>|<city>`, each only when its parts are present; the
- * rank-engine suite compares the profile's ranks with a recomputation, so the two cannot drift unnoticed.
+ * The scope keys of a cell are derived here as `scopeKeysOf` (rank-scopes.ts) derives them (cell-scopes.lua.ts).
  *
  * KEYS: [1] the version key.
  * ARGV: [1] the prefix of a version's keys up to the version (`<prefix>:ranks:v`), [2] the account id (placement
@@ -16,25 +16,13 @@
  * -1 - the set's size}. The script needs none of the account's scores, so the profile sends it without waiting for
  * its row (AccountProfileService.getInfo).
  */
-export const PROFILE_RANKS_LUA = `
+export const PROFILE_RANKS_LUA = `${CELL_SCOPES_LUA}
 local version = redis.call('GET', KEYS[1])
 if not version then return {} end
 local base = ARGV[1] .. version .. ':'
 local cell = redis.call('HGET', base .. 'placement', ARGV[2])
 if not cell then return { version } end
-local parts, from = {}, 1
-while true do
-  local bar = string.find(cell, '|', from, true)
-  if not bar then parts[#parts + 1] = string.sub(cell, from); break end
-  parts[#parts + 1] = string.sub(cell, from, bar - 1)
-  from = bar + 1
-end
-local region, country, state, city = parts[1] or '', parts[2] or '', parts[3] or '', parts[4] or ''
-local scopes = { 'g' }
-if region ~= '' then scopes[#scopes + 1] = 'r:' .. region end
-if country ~= '' then scopes[#scopes + 1] = 'c:' .. country end
-if country ~= '' and state ~= '' then scopes[#scopes + 1] = 's:' .. country .. '|' .. state end
-if country ~= '' and city ~= '' then scopes[#scopes + 1] = 't:' .. country .. '|' .. state .. '|' .. city end
+local scopes = scopesOf(cell)
 local out = { version, #scopes }
 for _, scope in ipairs(scopes) do out[#out + 1] = scope end
 local populations = redis.call('HMGET', base .. 'population', unpack(scopes))

@@ -17,6 +17,7 @@
  */
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { execOrThrow } from '../common/redis/redis-batch';
 import { RankKeys } from './rank-keys';
 import { RankRow, cellOfRow, readRankRows } from './rank-rows';
 import { RANKED_COLUMNS, SCOPE_LEVELS, ScopeLevel, levelOfScope, memberOf, scopeKeysOf } from './rank-scopes';
@@ -203,11 +204,4 @@ async function writeScopeHashes(redis: Redis, keys: RankKeys, table: RankTable, 
     if (written) multi.rename(key(fresh), key(target.served));
   }
   await execOrThrow(multi);
-}
-
-/** Runs a pipeline or MULTI and throws its first command error (ioredis reports them per command). */
-async function execOrThrow(batch: ReturnType<Redis['pipeline']>): Promise<void> {
-  const results = await batch.exec();
-  const failed = results?.find(([error]) => error);
-  if (failed) throw failed[0];
 }

@@ -3,16 +3,23 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
+import { execOrThrow } from '../common/redis/redis-batch';
 import { REDIS } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DerivedState, DerivedStateKeeper } from '../derived/derived-state';
 import { VersionedRedisState } from '../derived/versioned-redis-state';
 import { RankKeys } from './rank-keys';
+import { PLACE_ACCOUNT_LUA } from './place-account.lua';
 import { readRankTable, writeRankTable } from './rank-build';
-import { RANKED_COLUMNS, SCOPE_LEVELS, memberOf, scopeKeysOf } from './rank-scopes';
+import { RANKED_COLUMNS, SCOPE_LEVELS, memberOf } from './rank-scopes';
 import { RankReplicaMessage } from './replica/rank-replica-message';
 import { RANK_ROWS_SQL, RankRow, cellOfRow, placedAccountOf } from './rank-rows';
+
+const PLACE_ACCOUNT = 'badgeStatsPlaceAccount';
+/** Queues the place-account script (defined on the engine's connection) on one of its pipelines. */
+const placeAccount = (pipeline: ReturnType<Redis['pipeline']>, ...args: string[]): void =>
+  void (pipeline as unknown as Record<string, (...args: string[]) => unknown>)[PLACE_ACCOUNT](...args);
 
 /** Accounts refreshed this close to a rebuild's start are placed again after it, in case the build read them stale. */
 const REBUILD_OVERLAP_MS = 10_000;
@@ -39,6 +46,8 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
   ) {
     this.keys = new RankKeys(config);
     this.state = new VersionedRedisState(redis, this.keys, () => this.build());
+    // defineCommand runs the script by EVALSHA, loading it once per connection; pipelines of `redis` have it too.
+    redis.defineCommand(PLACE_ACCOUNT, { numberOfKeys: 1, lua: PLACE_ACCOUNT_LUA });
   }
 
   /** The first process to start on an empty Redis builds the ranks before serving; the others find them built. */
@@ -73,45 +82,19 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
    */
   async place(accountIds: number[]): Promise<void> {
     if (!accountIds.length) return;
-    const version = await this.redis.get(this.keys.version);
     const rows: RankRow[] = await this.dataSource.query(`${RANK_ROWS_SQL} AND a.account_id = ANY($1)`, [accountIds]);
     if (!rows.length) return;
-    if (version) {
-      const previous = await this.redis.hmget(this.keys.placement(version), ...rows.map((row) => String(row.account_id)));
-      const pipeline = this.redis.pipeline();
-      rows.forEach((row, i) => this.placeOne(pipeline, version, row, previous[i]));
-      await pipeline.exec();
+    // One script per account, each atomic (place-account.lua.ts); without a version served it changes nothing.
+    const pipeline = this.redis.pipeline();
+    for (const row of rows) {
+      const country = row.country_name && row.country_code ? [String(row.country_name).toLowerCase(), String(row.country_code)] : ['', ''];
+      const scores = RANKED_COLUMNS.map((column) => String(Number(row[column])));
+      const args = [this.keys.versionPrefix, String(row.account_id), memberOf(row.account_id), cellOfRow(row), ...country];
+      placeAccount(pipeline, this.keys.version, ...args, ...RANKED_COLUMNS, ...scores);
     }
+    await execOrThrow(pipeline);
     // After the sets: the replicas (RankReplicaService) hear an account's new place once the engine serves it.
     await this.redis.publish(this.keys.placed, JSON.stringify({ placed: rows.map(placedAccountOf) } satisfies RankReplicaMessage));
-  }
-
-  private placeOne(pipeline: ReturnType<Redis['pipeline']>, version: string, row: RankRow, previousCell: string | null): void {
-    const cell = cellOfRow(row);
-    const member = memberOf(row.account_id);
-    const scopes = Object.values(scopeKeysOf(cell));
-    if (previousCell !== cell) {
-      const left = previousCell === null ? [] : Object.values(scopeKeysOf(previousCell)).filter((s) => !scopes.includes(s));
-      const joined = previousCell === null ? scopes : scopes.filter((s) => !Object.values(scopeKeysOf(previousCell)).includes(s));
-      for (const scope of left) {
-        pipeline.hincrby(this.keys.population(version), scope, -1);
-        for (const column of RANKED_COLUMNS) pipeline.zrem(this.keys.board(version, column, scope), member);
-      }
-      for (const scope of joined) pipeline.hincrby(this.keys.population(version), scope, 1);
-      if (previousCell !== null) pipeline.hincrby(this.keys.cells(version), previousCell, -1);
-      pipeline.hincrby(this.keys.cells(version), cell, 1);
-      pipeline.hset(this.keys.placement(version), String(row.account_id), cell);
-      if (row.country_name && row.country_code)
-        pipeline.hset(this.keys.countries(version), String(row.country_name).toLowerCase(), String(row.country_code));
-    }
-    for (const column of RANKED_COLUMNS) {
-      const score = Number(row[column]);
-      for (const scope of scopes) {
-        const key = this.keys.board(version, column, scope);
-        if (score > 0) pipeline.zadd(key, score, member);
-        else pipeline.zrem(key, member);
-      }
-    }
   }
 
   /**

@@ -258,6 +258,23 @@ describe('rank engine', () => {
     await expectReplicaEqualsEngine();
   }, 60_000);
 
+  it('should move an account out of its old scopes once when it is placed several times at once', async () => {
+    const engine = ctx.app.get(RankEngine);
+    // Two accounts in different countries: the first moves to where the second lives (a place the boards know).
+    const [moving, staying] = await ctx.dataSource.query(
+      `SELECT DISTINCT ON (country_name) account_id FROM accounts
+        WHERE updated_at IS NOT NULL AND country_name IS NOT NULL AND city_name IS NOT NULL ORDER BY country_name, account_id LIMIT 2`,
+    );
+    await ctx.dataSource.query(
+      `UPDATE accounts a SET region = b.region, country_name = b.country_name, state_name = b.state_name, city_name = b.city_name
+        FROM accounts b WHERE a.account_id = $1 AND b.account_id = $2`,
+      [moving.account_id, staying.account_id],
+    );
+    // The worker's placement and a rebuild's re-placing of the same account can meet like this.
+    await Promise.all(Array.from({ length: 8 }, () => engine.place([moving.account_id])));
+    await expectRanksEqualRecomputation();
+  });
+
   it('should rebuild over the served version after rows changed behind its back, answering reads throughout', async () => {
     const engine = ctx.app.get(RankEngine);
     const version = await redis.get(engine.keys.version);
