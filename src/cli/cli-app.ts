@@ -9,6 +9,7 @@ import { AppConfig } from '../config/app-config';
 import { processConfig } from '../config/config.module';
 import { CoreModule } from '../core.module';
 import { prepareDatabase } from '../database/prepare-database';
+import { withoutBootBuilds } from '../derived/versioned-redis-state';
 import { DonationsModule } from '../donations/donations.module';
 import { ValueLeadersModule } from '../leaderboards/value-leaders/value-leaders.module';
 import { RanksModule } from '../ranks/ranks.module';
@@ -52,7 +53,9 @@ export async function withCliApp(work: (app: INestApplicationContext, config: Ap
   // Warnings and errors only, on stderr: stdout is the command's output (a new secret is its last line).
   configureLogging({ process: 'cli', level: 'warn', stream: process.stderr });
   await prepareDatabase(config);
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: nestLogger() });
+  // No keeper builds at boot: `derived rebuild` builds what it names itself (on an empty Redis a boot build would make
+  // it build the ranks twice), and no other command reads derived state, so none should wait a build out first.
+  const app = await withoutBootBuilds(() => NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: nestLogger() }));
   try {
     await work(app, config);
   } finally {

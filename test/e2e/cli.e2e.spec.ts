@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import Redis from 'ioredis';
+import { REDIS } from '../../src/common/redis/redis.module';
 import { startTestApp, TestContext } from '../support/test-app';
 
 const run = promisify(execFile);
@@ -47,7 +49,14 @@ describe('the operator CLI', () => {
     expect(only).toEqual(['rebuilt platform-totals']);
     const [{ xp }] = await ctx.dataSource.query('SELECT sum(xp)::int AS xp FROM platform_totals');
     expect(xp).toBe(70);
+    // On a Redis without ranks, a rebuild builds them once: the CLI's context builds nothing at boot.
+    const ranks = (key: string) => `${ctx.config.redisPrefix}:ranks:${key}`;
+    const redis = ctx.app.get<Redis>(REDIS);
+    await redis.del(ranks('version'));
+    const builds = Number(await redis.get(ranks('sequence')));
     const all = (await cli('derived', 'rebuild')).stdout;
+    expect(Number(await redis.get(ranks('sequence')))).toBe(builds + 1);
+    expect(await redis.get(ranks('version'))).toBe(String(builds + 1));
     for (const name of ['platform-totals', 'badge-holder-stats', 'app-card-classes', 'board-value-leaders'])
       expect(all).toContain(`rebuilt ${name}`);
     await expect(cli('derived', 'rebuild', '--only', 'nope')).rejects.toMatchObject({
