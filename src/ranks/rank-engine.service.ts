@@ -77,8 +77,8 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
 
   /**
    * Puts accounts where their stored row says they belong (after a committed update). Only the version being
-   * served is written: a rebuild in progress places everything refreshed since it started once it switches. The
-   * replicas hear of it even when no version is served (Redis flushed): they keep serving meanwhile.
+   * served is written: a build that read an account before its update places it again (after each column it switched,
+   * and at its end). The replicas hear of it even when no version is served (Redis flushed): they keep serving.
    */
   async place(accountIds: number[]): Promise<void> {
     if (!accountIds.length) return;
@@ -105,6 +105,9 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     const started = Date.now();
     const served = await this.state.current();
     const fresh = await this.state.nextVersion();
+    // Per-app and per-badge boards were read from rows the build may find changed (a restore): dropped first, which
+    // also makes room for the build's staged group, and built again on their next read from the rows as they are.
+    if (served) await this.dropMatching(`${this.keys.lazy(served)}:*`);
     const table = await readRankTable(this.dataSource);
     const readMs = Date.now() - started;
     let entries = 0;
@@ -117,8 +120,6 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     if (!served) await this.state.serve(fresh);
     await this.place(await this.refreshedSince(started));
     const version = served ?? fresh;
-    // Per-app and per-badge boards were read from rows the build may have found changed (a restore): built again on read.
-    if (served) await this.dropMatching(`${this.keys.lazy(version)}:*`);
     await this.state.dropAllBut(version);
     // A build follows rows written behind the engine's back (a seed, a restore): the replicas read them all again.
     await this.redis.publish(this.keys.placed, JSON.stringify({ reload: true } satisfies RankReplicaMessage));

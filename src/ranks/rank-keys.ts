@@ -2,8 +2,9 @@ import { AppConfig } from '../config/app-config';
 import { redisKey } from '../common/redis/redis.module';
 
 /**
- * Where the engine's state lives in Redis. Everything of one build sits under a version, `…:ranks:v<N>:…`, so a
- * rebuild fills a fresh version while the current one keeps serving, then switches `…:ranks:version` to it.
+ * Where the engine's state lives in Redis. Everything served sits under a version, `…:ranks:v<N>:…`, named by
+ * `…:ranks:version`. A build with none served fills a fresh version and then names it; a build over a served one
+ * stages each group of boards under a fresh version number and renames it over the served keys (rank-build.ts).
  */
 export class RankKeys {
   constructor(private readonly config: Pick<AppConfig, 'redisPrefix'>) {}

@@ -303,6 +303,15 @@ describe('rank engine', () => {
     expect(await redis.keys(`${engine.keys.lazy(version!)}:*`)).toEqual([]);
     await expectRanksEqualRecomputation();
     await expectReplicaEqualsEngine();
+    // The per-app board, built again on read, holds the playtimes as they are now.
+    const owners: { account_id: number; playtime: number }[] = await ctx.dataSource.query(
+      `SELECT x.account_id, x.playtime FROM account_apps x JOIN accounts a USING (account_id)
+        WHERE x.app_id = $1 AND a.updated_at IS NOT NULL ORDER BY x.playtime DESC, x.account_id`,
+      [appId],
+    );
+    const board = await ctx.app.get(LazyBoards).scope('app', appId, null);
+    const window = await ctx.app.get(RankReader).window(board, 1, owners.length);
+    expect(window.map((entry) => [entry.accountId, entry.score])).toEqual(owners.map((row) => [row.account_id, row.playtime]));
   }, 60_000);
 
   it('should rebuild the ranks from PostgreSQL after a Redis flush, answering 503 meanwhile', async () => {
