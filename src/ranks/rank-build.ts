@@ -3,16 +3,16 @@
  *
  * How the rank engine fills its boards from PostgreSQL (RankEngine.build). Every refreshed account's row is read
  * once into a columnar table in this process (RankTable: ids, cells and one score array per column, ~110 bytes an
- * account with its member string), then the boards are written one group at a time, a group being one column's boards on one scope level
- * (xp's global board; then xp's region boards; …; then the next column). Within a set, members go in in rank
- * order, so Redis allocates rank neighbours next to each other and a rank read's last steps touch nearby memory
- * (docs/architecture.md, "Layout").
+ * account with its member string), then the boards are written one group at a time, a group being one column's
+ * boards on one scope level (xp's global board; then xp's region boards; …; then the next column). Within a set,
+ * members go in in rank order, so Redis allocates rank neighbours next to each other and a rank read's last steps
+ * touch nearby memory (docs/architecture.md, "Layout").
  *
  * With no version served (a first start, a flushed Redis) the groups go straight into the fresh version, which the
  * engine then serves. With a version served (an operator's rebuild, a restore, a seed over a built prefix) each
  * group is written under the fresh version as a staging area and then, in one MULTI, renamed over the served
  * version's keys of that group, scopes that are gone dropped with it. So Redis holds the served boards plus one
- * group (at most one entry per account: ~95 MB at a million accounts), never every board twice, and readers see
+ * group (at most one entry per account: ~100 MB at a million accounts), never every board twice, and readers see
  * each board switch whole. The scope hashes (populations, cells, placements, countries) switch last, the same way.
  */
 import Redis from 'ioredis';
