@@ -1,3 +1,4 @@
+import { unlinkMatching } from '../common/redis/redis-batch';
 import { releaseLock, renewLock, tryLock } from '../common/redis/redis-lock';
 import Redis from 'ioredis';
 import { JsonLogger } from '../common/logging/json-logger';
@@ -125,13 +126,7 @@ export class VersionedRedisState {
 
   /** Deletes every build but `keep` (the superseded one, and any orphaned by a partial flush). */
   async dropAllBut(keep: string): Promise<void> {
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.keys.everyVersion, 'COUNT', 1000);
-      const stale = keys.filter((key) => this.keys.versionOf(key) !== keep);
-      if (stale.length) await this.redis.unlink(...stale);
-      cursor = next;
-    } while (cursor !== '0');
+    await unlinkMatching(this.redis, this.keys.everyVersion, (key) => this.keys.versionOf(key) === keep);
   }
 
   /** Runs `work` holding the build lock; without `wait`, skips if another process holds it. */

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
-import { execOrThrow } from '../common/redis/redis-batch';
+import { execOrThrow, unlinkMatching } from '../common/redis/redis-batch';
 import { REDIS } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -107,7 +107,7 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     const fresh = await this.state.nextVersion();
     // Per-app and per-badge boards were read from rows the build may find changed (a restore): dropped first, which
     // also makes room for the build's staged group, and built again on their next read from the rows as they are.
-    if (served) await this.dropMatching(`${this.keys.lazy(served)}:*`);
+    if (served) await unlinkMatching(this.redis, `${this.keys.lazy(served)}:*`);
     const table = await readRankTable(this.dataSource);
     const readMs = Date.now() - started;
     let entries = 0;
@@ -140,14 +140,5 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
       new Date(started - REBUILD_OVERLAP_MS),
     ]);
     return rows.map((row) => row.account_id);
-  }
-
-  private async dropMatching(pattern: string): Promise<void> {
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      if (keys.length) await this.redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
   }
 }

@@ -45,9 +45,9 @@ export function scopeKeysOf(cell: string): Partial<Record<ScopeLevel, string>> {
 }
 
 /** The level of a scope key (scopeKeysOf): `g` global, `r:` region, `c:` country, `s:` state, `t:` city. */
+const LEVEL_OF_KIND: Record<string, ScopeLevel> = { g: 'global', r: 'region', c: 'country', s: 'state', t: 'city' };
 export function levelOfScope(scope: string): ScopeLevel {
-  const levels: Record<string, ScopeLevel> = { g: 'global', r: 'region', c: 'country', s: 'state', t: 'city' };
-  return levels[scope[0]];
+  return LEVEL_OF_KIND[scope[0]];
 }
 
 /**

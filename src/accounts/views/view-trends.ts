@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { unlinkMatching } from '../../common/redis/redis-batch';
 import { REDIS, redisKey } from '../../common/redis/redis.module';
 import { TrendingCounter, TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
 import { DerivedState, DerivedStateKeeper } from '../../derived/derived-state';
@@ -211,14 +212,7 @@ export class ViewTrends implements DerivedStateKeeper {
 
   /** Drops every rolling ranking (and shared top list); each is built again from the buckets by its next read. */
   async rebuild(): Promise<void> {
-    for (const kind of ['rolling', 'top']) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.key(kind, '*'), 'COUNT', 1000);
-        if (keys.length) await this.redis.unlink(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-    }
+    for (const kind of ['rolling', 'top']) await unlinkMatching(this.redis, this.key(kind, '*'));
   }
 
   /** The rolling ranking of a window ending in the bucket of `at`. */

@@ -9,3 +9,17 @@ export async function execOrThrow(batch: ReturnType<Redis['pipeline']>): Promise
   const failed = results?.find(([error]) => error);
   if (failed) throw failed[0];
 }
+
+/**
+ * UNLINKs every key matching a SCAN `pattern` (freed in Redis's background thread), a page of the keyspace at a time;
+ * `keep` spares the keys it accepts. O(keys in the server), for rebuilds and clean-ups, never a request path.
+ */
+export async function unlinkMatching(redis: Redis, pattern: string, keep: (key: string) => boolean = () => false): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    const gone = keys.filter((key) => !keep(key));
+    if (gone.length) await redis.unlink(...gone);
+    cursor = next;
+  } while (cursor !== '0');
+}
