@@ -14,7 +14,7 @@ import { SimulatorHostService } from './platform/simulator-host.service';
 import { AuthModule } from './auth/auth.module';
 import { StreamTicketsModule } from './auth/stream-tickets/stream-tickets.module';
 import { CredentialGuard } from './auth/guards/credential.guard';
-import { HealthController, RedisHealthIndicator } from './common/health/health.controller';
+import { HealthController, StoreHealthIndicators } from './common/health/health.controller';
 import { JsonBodyMiddleware } from './common/http/json-body.middleware';
 import { JsonBodyPool } from './common/http/json-body-pool';
 import { LargeBodyGate } from './common/large-bodies/large-body-gate';
@@ -66,7 +66,7 @@ export class ApiModule implements NestModule {
         JsonBodyPool,
         LargeBodyGate,
         SimulatorHostService,
-        RedisHealthIndicator,
+        StoreHealthIndicators,
         { provide: APP_GUARD, useClass: CredentialGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
         { provide: APP_PIPE, useClass: WireValidationPipe },
