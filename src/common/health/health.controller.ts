@@ -67,10 +67,7 @@ export class HealthController {
   async check(@Res({ passthrough: true }) response: Response) {
     let result: HealthCheckResult;
     try {
-      result = await this.health.check([
-        () => this.stores.postgresCheck('postgres'),
-        () => this.stores.redisCheck('redis'),
-      ]);
+      result = await this.health.check([() => this.stores.postgresCheck('postgres'), () => this.stores.redisCheck('redis')]);
     } catch (error) {
       // Terminus answers a failed check (or a shutdown under way) with a 503 that carries the same result.
       if (!(error instanceof ServiceUnavailableException)) throw error;
