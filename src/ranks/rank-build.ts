@@ -19,7 +19,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { execOrThrow } from '../common/redis/redis-batch';
 import { RankKeys } from './rank-keys';
-import { RankRow, cellOfRow, readRankRows } from './rank-rows';
+import { RankRow, cellOfRow, countryEntryOf, readRankRows } from './rank-rows';
 import { RANKED_COLUMNS, SCOPE_LEVELS, ScopeLevel, levelOfScope, memberOf, scopeKeysOf } from './rank-scopes';
 
 /** Score/member pairs sent per pipeline while a group is written. */
@@ -50,7 +50,8 @@ export class RankTable {
     this.ids[slot] = row.account_id;
     this.cellOf[slot] = index;
     RANKED_COLUMNS.forEach((column, c) => (this.scores[c][slot] = Number(row[column])));
-    if (row.country_name && row.country_code) this.countries.set(String(row.country_name).toLowerCase(), String(row.country_code));
+    const country = countryEntryOf(row);
+    if (country) this.countries.set(...country);
   }
 
   /** The sorted-set member of the account in `slot`, made once per build. */

@@ -14,7 +14,7 @@ import { PLACE_ACCOUNT_LUA } from './place-account.lua';
 import { readRankTable, writeRankTable } from './rank-build';
 import { RANKED_COLUMNS, SCOPE_LEVELS, memberOf } from './rank-scopes';
 import { RankReplicaMessage } from './replica/rank-replica-message';
-import { RANK_ROWS_SQL, RankRow, cellOfRow, placedAccountOf } from './rank-rows';
+import { RANK_ROWS_SQL, RankRow, cellOfRow, countryEntryOf, placedAccountOf } from './rank-rows';
 
 const PLACE_ACCOUNT = 'badgeStatsPlaceAccount';
 /** Queues the place-account script (defined on the engine's connection) on one of its pipelines. */
@@ -87,7 +87,7 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     // One script per account, each atomic (place-account.lua.ts); without a version served it changes nothing.
     const pipeline = this.redis.pipeline();
     for (const row of rows) {
-      const country = row.country_name && row.country_code ? [String(row.country_name).toLowerCase(), String(row.country_code)] : ['', ''];
+      const country = countryEntryOf(row) ?? ['', ''];
       const scores = RANKED_COLUMNS.map((column) => String(Number(row[column])));
       const args = [this.keys.versionPrefix, String(row.account_id), memberOf(row.account_id), cellOfRow(row), ...country];
       placeAccount(pipeline, this.keys.version, ...args, ...RANKED_COLUMNS, ...scores);

@@ -21,6 +21,14 @@ export function cellOfRow(row: RankRow): string {
   });
 }
 
+/**
+ * The row's entry in a version's countries hash (lower-cased country name → country code, as the location filters
+ * look names up), or null when the row lacks either.
+ */
+export function countryEntryOf(row: RankRow): [name: string, code: string] | null {
+  return row.country_name && row.country_code ? [String(row.country_name).toLowerCase(), String(row.country_code)] : null;
+}
+
 /** A row as the rank replica takes it: its cell and its scores in RANKED_COLUMNS order. */
 export function placedAccountOf(row: RankRow): PlacedAccount {
   return { accountId: row.account_id, cell: cellOfRow(row), scores: RANKED_COLUMNS.map((column) => Number(row[column])) };
