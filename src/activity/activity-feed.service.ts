@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LeaderboardAccount } from '../accounts/dto/leaderboard-account.dto';
-import { CARD_VALUES, CardValues, cardOf } from '../accounts/mappers/card-values';
+import { CARD_VALUES, CardValues, cardOf, cardRoles } from '../accounts/mappers/card-values';
 import { toAppBadge } from '../apps/mappers/app-badge.mapper';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
 import { SqlConditions } from '../common/sql-conditions';
@@ -86,7 +86,8 @@ export class ActivityFeedService {
   private select(rest: string, parameters: unknown[]): Promise<FeedRow[]> {
     return this.dataSource.query(
       `SELECT id, account_id AS "accountId", event_type AS "eventType", occurred_at AS "occurredAt", data,
-              (SELECT ${CARD_VALUES} FROM accounts a WHERE a.account_id = activity_events.account_id) AS card
+              (SELECT ${CARD_VALUES} FROM accounts a ${cardRoles('r.account_id = activity_events.account_id')}
+                WHERE a.account_id = activity_events.account_id) AS card
          FROM activity_events ${rest}`,
       parameters,
     );

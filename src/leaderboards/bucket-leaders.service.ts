@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
-import { CARD_VALUES, CardValues, cardOf } from '../accounts/mappers/card-values';
+import { CARD_VALUES, CardValues, cardOf, cardRoles } from '../accounts/mappers/card-values';
 import { RankReader } from '../ranks/rank-reader.service';
 import { BucketLeader, V1LeaderboardGetBucketLeadersRequestBody as Request } from './dto/bucket-leaders.dto';
 import { VALUE_BOARDS, ValueBoard } from './value-leaders/value-leaders.service';
@@ -97,7 +97,7 @@ export class BucketLeadersService {
          SELECT n.i + 1, n.i * $4::int, CASE WHEN n.i = top.count - 1 THEN 2147483647 ELSE n.i * $4::int + $4::int - 1 END, top.count
            FROM top CROSS JOIN LATERAL generate_series(0, top.count - 1) AS n(i))
        SELECT b.bucket, b.count, l.account_id, l.score, ${NOT_HIDDEN} AS visible,
-              (SELECT ${CARD_VALUES} FROM accounts a WHERE a.account_id = l.account_id) AS card
+              (SELECT ${CARD_VALUES} FROM accounts a ${cardRoles('r.account_id = l.account_id')} WHERE a.account_id = l.account_id) AS card
          FROM buckets b
          LEFT JOIN LATERAL (
            SELECT l.account_id, l.score FROM board_value_leaders l

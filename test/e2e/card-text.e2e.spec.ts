@@ -50,6 +50,9 @@ describe('account cards written by PostgreSQL', () => {
     const odd = objects.get(1)! as unknown as Record<string, unknown>;
     expect(odd.name).toBe(ODD);
     expect(odd.createdAt).toBe('2011-03-04T05:06:07.891Z');
-    expect((odd.roles as unknown[]).length).toBe(3);
+    // Roles by rating, then name; an account's roles never reach another's card.
+    expect((odd.roles as { role: string }[]).map((role) => role.role)).toEqual(['moderator', 'developer', 'donator']);
+    expect((objects.get(5) as unknown as { roles: { role: string }[] }).roles.map((role) => role.role)).toEqual(['translator']);
+    expect((objects.get(2) as unknown as { roles: unknown[] }).roles).toEqual([]);
   });
 });
