@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'data/'] },
+  { ignores: ['dist/', '.test-dist/', 'coverage/', 'data/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,6 +6,8 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1' },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // The entrypoints compiled for the suites that start them as processes (test/support/entrypoints.ts).
+  modulePathIgnorePatterns: ['<rootDir>/.test-dist/'],
   // The service's logs are dropped (TEST_LOGS=1 shows them): a run prints jest's own output only.
   setupFiles: ['<rootDir>/test/support/quiet-logs.ts'],
   globalSetup: '<rootDir>/test/global-setup.ts',

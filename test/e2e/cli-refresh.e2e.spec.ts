@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { startPipeline, PipelineContext } from '../support/pipeline';
+import { entrypoint } from '../support/entrypoints';
 
 /**
  * The quick start's command, `accounts refresh`, as its own process against the real stack: it queues through the
@@ -15,7 +16,7 @@ describe('the CLI’s accounts refresh', () => {
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
-        ['-r', 'ts-node/register/transpile-only', join(root, 'src', 'cli.ts'), ...args],
+        [entrypoint('cli.ts'), ...args],
         {
           cwd: root,
           env: {

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { REDIS } from '../../src/common/redis/redis.module';
 import { startTestApp, TestContext } from '../support/test-app';
+import { entrypoint } from '../support/entrypoints';
 
 const run = promisify(execFile);
 
@@ -12,7 +13,7 @@ describe('the operator CLI', () => {
   let ctx: TestContext;
   const root = join(__dirname, '..', '..');
   const cli = (...args: string[]) =>
-    run(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', 'cli.ts'), ...args], {
+    run(process.execPath, [entrypoint('cli.ts'), ...args], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',

@@ -4,6 +4,7 @@ import { freePort } from '../support/ports';
 import { join } from 'node:path';
 import { GET_THE_STORES } from '../../src/common/lifecycle/preflight';
 import { startTestApp, TestContext } from '../support/test-app';
+import { entrypoint } from '../support/entrypoints';
 
 const root = join(__dirname, '..', '..');
 
@@ -12,7 +13,7 @@ function runEntrypoint(
   file: string,
   env: Record<string, string>,
 ): { child: ChildProcess; done: Promise<{ code: number | null; lines: string[] }> } {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', file)], {
+  const child = spawn(process.execPath, [entrypoint(file)], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,7 +58,7 @@ describe('the API process', () => {
   });
 
   it('should serve health, docs and the embedded simulator, and stop cleanly on SIGTERM', async () => {
-    api = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', 'main.ts')], {
+    api = spawn(process.execPath, [entrypoint('main.ts')], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',
@@ -100,7 +101,7 @@ describe('the API process', () => {
   it('should serve from API_PROCESSES processes on one port and stop all of them on SIGTERM', async () => {
     const clusterPort = await freePort();
     const platform = await closedPort(); // no embedded simulator with several processes; reads need no platform
-    const primary = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', 'main.ts')], {
+    const primary = spawn(process.execPath, [entrypoint('main.ts')], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',

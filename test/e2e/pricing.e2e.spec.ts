@@ -9,6 +9,7 @@ import { openSse, SseConnection } from '../support/sse';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 import { freePort } from '../support/ports';
 import { startTestApp, TestContext } from '../support/test-app';
+import { entrypoint } from '../support/entrypoints';
 
 const root = join(__dirname, '..', '..');
 
@@ -238,7 +239,7 @@ describe('market pricing through the running service', () => {
   });
 
   function start(file: string): ChildProcess {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', file)], {
+    const child = spawn(process.execPath, [entrypoint(file)], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',

@@ -2,11 +2,12 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PlatformSimulator } from '../../src/platform/simulator';
 import { startTestApp, TestContext } from '../support/test-app';
+import { entrypoint } from '../support/entrypoints';
 
 /** The real worker entrypoint as its own process, the way `npm run start:worker` runs it. */
 function spawnWorker(env: Record<string, string>): ChildProcess {
   const root = join(__dirname, '..', '..');
-  return spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', 'worker.ts')], {
+  return spawn(process.execPath, [entrypoint('worker.ts')], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', TZ: 'UTC', ...env },
     stdio: 'ignore',
