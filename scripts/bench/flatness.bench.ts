@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
 import { Agent } from 'node:http';
-import { availableParallelism, loadavg } from 'node:os';
 import { Client } from 'pg';
 import { buildDist, cancelLeftovers, freePort, readApiEnv, run, settled, startApi, stopApi } from './api-process';
-import { numberFlag, report, textFlag } from './harness';
+import { hostConditions, numberFlag, report, textFlag } from './harness';
 import { CONCURRENCY, Call, Sample, measure, sample, summarize } from './load';
 import { CpuPerAnswer, metered, perAnswer, runIn } from './metering';
 import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
@@ -130,11 +129,8 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all([small, large].map((p) => stopApi(p.api)));
   }
-  const load = loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ');
   report(
-    `reads over ${large.accounts} (${large.name}) against ${small.accounts} (${small.name}) accounts, alternating rounds (concurrency ${CONCURRENCY}, ≤${total} requests / ≤${seconds} s per operation and population, ${rounds} rounds; load average ${load} on ${availableParallelism()} cores)`,
+    `reads over ${large.accounts} (${large.name}) against ${small.accounts} (${small.name}) accounts, alternating rounds (concurrency ${CONCURRENCY}, ≤${total} requests / ≤${seconds} s per operation and population, ${rounds} rounds; ${hostConditions()})`,
     rows,
   );
 }

@@ -1,4 +1,7 @@
 import { NestFactory } from '@nestjs/core';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { steamId64Of } from '../../src/accounts/account.enums';
 import { PlatformClient } from '../../src/platform/client/platform-client';
 import { JsonLogger } from '../../src/common/logging/json-logger';
@@ -91,4 +94,41 @@ export async function readAsTheWorker(client: PlatformClient, ids: number[], con
     }),
   );
   return (performance.now() - started) / 1000;
+}
+
+/**
+ * What the host was doing beside the figures: its load, and whether it pages out idle page cache (a DAMON `pageout`
+ * scheme, as machines of this kind run). With one, a table PostgreSQL has not read for that long is read from disk
+ * again, which shows first in the p99s at a million accounts (docs/performance.md).
+ */
+export function hostConditions(): string {
+  const load = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+  const idle = pageOutAfter();
+  return `load average ${load} on ${availableParallelism()} cores${idle ? `; the host pages out page cache idle for ${idle}` : ''}`;
+}
+
+/** How long page cache stays idle before an active DAMON `pageout` scheme of the host reclaims it; null when none is. */
+function pageOutAfter(): string | null {
+  const numbered = (dir: string) => readdirSync(dir).filter((name) => /^\d+$/.test(name));
+  const read = (...path: string[]) => readFileSync(join(...path), 'utf8').trim();
+  const root = '/sys/kernel/mm/damon/admin/kdamonds';
+  try {
+    for (const kdamond of numbered(root)) {
+      if (read(root, kdamond, 'state') !== 'on') continue;
+      for (const context of numbered(join(root, kdamond, 'contexts'))) {
+        const at = join(root, kdamond, 'contexts', context);
+        const aggregationUs = Number(read(at, 'monitoring_attrs', 'intervals', 'aggr_us'));
+        for (const scheme of numbered(join(at, 'schemes'))) {
+          if (read(at, 'schemes', scheme, 'action') !== 'pageout') continue;
+          const ages = Number(read(at, 'schemes', scheme, 'access_pattern', 'age', 'min'));
+          return `${Math.round((ages * aggregationUs) / 1e6)} s (DAMON)`;
+        }
+      }
+    }
+  } catch {
+    // No DAMON interface on this host (or no permission to read it).
+  }
+  return null;
 }

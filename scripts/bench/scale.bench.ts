@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
 import { Agent } from 'node:http';
-import { availableParallelism, loadavg } from 'node:os';
 import { Client } from 'pg';
 import { dropDatabase } from '../../src/database/ensure-database';
 import { buildDist, cancelLeftovers, freePort, readApiEnv, run, settled, startApi, stopApi } from './api-process';
-import { numberFlag, report, textFlag } from './harness';
+import { hostConditions, numberFlag, report, textFlag } from './harness';
 import { CONCURRENCY, Call, Measured, Sample, measure, resultRow, sample, summarize } from './load';
 import { CpuPerAnswer, metered, perAnswer, runIn } from './metering';
 import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
@@ -174,12 +173,8 @@ async function main(): Promise<void> {
     // All four share the machine's two cores: at saturation, throughput ratios follow these totals' inverse.
     totalCpuVsAdjacentHealth: `${fixed(sum(cpu) / sum(adjacent.cpu))}x`,
   }));
-  // The machine may be shared: the load next to the figures says how far to trust the milliseconds.
-  const load = loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ');
   report(
-    `reads over ${accounts} seeded accounts (${name}; concurrency ${CONCURRENCY}, ≤${total} requests / ≤${seconds} s per operation, timeout ${timeoutMs} ms; load average ${load} on ${availableParallelism()} cores)`,
+    `reads over ${accounts} seeded accounts (${name}; concurrency ${CONCURRENCY}, ≤${total} requests / ≤${seconds} s per operation, timeout ${timeoutMs} ms; ${hostConditions()})`,
     rows,
   );
 }
