@@ -12,7 +12,7 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
 /**
  * `npm run bench:scale -- --accounts 100000 [--requests 2000 --seconds 20 --warmup-seconds 8 --run-in-seconds 30
  *   --timeout-ms 10000 --seed 1 --pairs 200]
- *   [--database NAME --redis-prefix PREFIX --only getInfo,getStats --keep-derived --cpu-prof DIR]`
+ *   [--database NAME --redis-prefix PREFIX --only getInfo,getStats --keep-derived --cpu-prof DIR --api-processes N]`
  *
  * Latency and throughput of the read operations over a seeded population of N accounts (`npm run seed`), each
  * next to a `GET /health` baseline measured in the same run (first and again last; ratios against the faster). The
@@ -26,7 +26,8 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
  * `--redis-prefix` says otherwise); `--only` keeps the operations whose name contains one of the given words (the
  * `/health` baseline always runs); `--keep-derived` skips the rebuild (the code keeping it has not changed);
  * `--pairs` sets how many random pairs the friend path asks (200 by default, as the issue states it; more give
- * steadier figures on a noisy host). Each row also gives the API's CPU time per answer (`apiCpuMsPerRequest`, from
+ * steadier figures on a noisy host); `--api-processes N` runs the API as N HTTP processes (API_PROCESSES, default 1 or
+ * the environment's). Each row also gives the API's CPU time per answer (`apiCpuMsPerRequest`, from
  * /proc, summed over the API process and its children: one per core with API_PROCESSES), steadier than latency on
  * a shared machine. Each operation is also compared with `GET /health` measured in rounds alternating with its own
  * (`…VsAdjacentHealth`: throughput and API CPU per answer), since the host's speed drifts within a run; and with the
@@ -107,6 +108,9 @@ async function main(): Promise<void> {
   const databaseUrl = `postgres://postgres@127.0.0.1:5432/${name}`;
   const port = await freePort();
   const env = readApiEnv({ databaseUrl, redisPrefix: textFlag('redis-prefix') ?? name, port, seed, accounts });
+  // One API process by default, as `npm start` runs it; `--api-processes 2` measures one per core (node:cluster).
+  const apiProcesses = numberFlag('api-processes', Number(env.API_PROCESSES ?? 1));
+  env.API_PROCESSES = String(apiProcesses);
   const seedSeconds = await ensureSeeded(env, databaseUrl, accounts, seed);
   if (seedSeconds) process.stdout.write(`seeded ${accounts} accounts in ${seedSeconds.toFixed(0)} s\n`);
   else if (process.argv.includes('--keep-derived')) process.stdout.write(`reusing ${name} and its derived state as they are\n`);
@@ -174,7 +178,7 @@ async function main(): Promise<void> {
     totalCpuVsAdjacentHealth: `${fixed(sum(cpu) / sum(adjacent.cpu))}x`,
   }));
   report(
-    `reads over ${accounts} seeded accounts (${name}; concurrency ${CONCURRENCY}, ≤${total} requests / ≤${seconds} s per operation, timeout ${timeoutMs} ms; ${hostConditions()})`,
+    `reads over ${accounts} seeded accounts (${name}; ${apiProcesses} API process${apiProcesses > 1 ? 'es' : ''}; concurrency ${CONCURRENCY}, ≤${total} requests / ≤${seconds} s per operation, timeout ${timeoutMs} ms; ${hostConditions()})`,
     rows,
   );
 }
