@@ -7,16 +7,18 @@ import { AccountEntity } from './entities/account.entity';
 import { RawJson } from '../common/wire/raw-json';
 import { CARD_TEXT, CARD_VALUES, CardText, CardValues, cardOf, cardRoles, rawCardOf } from './mappers/card-values';
 
-const CARDS_SQL = `SELECT json_agg(${CARD_VALUES}) AS cards FROM accounts a ${cardRoles('r.account_id = ANY($1)')} WHERE a.account_id = ANY($1)`;
-const RAW_CARDS_SQL = `SELECT json_agg(${CARD_TEXT}) AS cards FROM accounts a ${cardRoles('r.account_id = ANY($1)')} WHERE a.account_id = ANY($1)`;
+/** The roles of the accounts `$1` names, joined once per statement (cardRoles). */
+const ROLES_OF_IDS = cardRoles('r.account_id = ANY($1)');
+const CARDS_SQL = `SELECT json_agg(${CARD_VALUES}) AS cards FROM accounts a ${ROLES_OF_IDS} WHERE a.account_id = ANY($1)`;
+const RAW_CARDS_SQL = `SELECT json_agg(${CARD_TEXT}) AS cards FROM accounts a ${ROLES_OF_IDS} WHERE a.account_id = ANY($1)`;
 /** RAW_CARDS_SQL and each account's latest completed update (ms; the writer stamps `updated_at` with its run's end). */
 const RAW_CARDS_UPDATED_SQL = `SELECT json_agg(${CARD_TEXT}) AS cards,
   json_object_agg(a.account_id, floor(extract(epoch FROM a.updated_at) * 1000)) AS updated
-  FROM accounts a ${cardRoles('r.account_id = ANY($1)')} WHERE a.account_id = ANY($1)`;
+  FROM accounts a ${ROLES_OF_IDS} WHERE a.account_id = ANY($1)`;
 /** CARDS_SQL and which of the accounts chose to be hidden, in the same statement. */
 const CARDS_WITH_HIDDEN_SQL = `SELECT json_agg(${CARD_VALUES}) AS cards,
     COALESCE(array_agg(a.account_id) FILTER (WHERE h.account_id IS NOT NULL), '{}') AS hidden
-  FROM accounts a ${cardRoles('r.account_id = ANY($1)')}
+  FROM accounts a ${ROLES_OF_IDS}
   LEFT JOIN (SELECT s.account_id FROM account_settings s WHERE s.account_id = ANY($1) AND s.hidden) h ON h.account_id = a.account_id
   WHERE a.account_id = ANY($1)`;
 
