@@ -2,6 +2,7 @@ import { Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ErrorDetail, ProblemException, unprocessable } from '../problem/problem.exception';
 import { RequestShapes, ShapeSchema } from './request-shape';
+import { memoizeValidationMetadata } from './validation-metadata-memo';
 
 function childLocation(parent: string, property: string): string {
   return /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
@@ -81,6 +82,8 @@ export class WireValidationPipe extends ValidationPipe {
       validationError: { target: false, value: true },
       exceptionFactory: (errors) => invalid(flattenValidationErrors(errors)),
     });
+    // Built once the app's modules, and so all their DTO classes, are loaded (validation-metadata-memo.ts).
+    memoizeValidationMetadata();
   }
 
   override async transform(value: unknown, metadata: Parameters<ValidationPipe['transform']>[1]) {
