@@ -1,9 +1,8 @@
-import { Body, Controller, Ip, Res } from '@nestjs/common';
+import { Body, Controller, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorator';
 import { Principal } from '../auth/principal';
-import { RequestHeader } from '../common/http/request-header.decorator';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { SharedAnswers } from '../common/shared-answers/shared-answers';
 import { sendRenderedJson } from '../common/wire/rendered-json';
@@ -21,7 +20,7 @@ import { DataPointsService } from './data-points.service';
 import { V1AccountFindFriendPathRequestBody, V1AccountFindFriendPathResponseBody } from './dto/friend-path.dto';
 import { FriendPathService, MAX_FRIENDSHIPS_READ, MAX_PATH_DEPTH } from './friend-path.service';
 import { AccountGetTrendingRequestBody, AccountGetTrendingResponseBody, AccountViewStats } from './dto/views.dto';
-import { AccountViewsService } from './views/account-views.service';
+import { ProfileVisitor } from './views/profile-visitor.decorator';
 import { ViewsReaderService } from './views/views-reader.service';
 import { V1AccountGetDataPointsResponseBody } from './dto/data-points.dto';
 import { APPS_PAGE_SIZE, V1AccountListAppsRequest, V1AccountListAppsResponseBody } from './dto/list-apps.dto';
@@ -70,17 +69,9 @@ export class AccountsController {
   @ApiHeader({ name: 'X-Visitor-Id', required: false, description: 'Identifies the viewer for view statistics.' })
   @ApiHeader({ name: 'X-Forwarded-For', required: false, description: 'The viewer’s address (its first entry), when no `X-Visitor-Id`.' })
   @ApiHeader({ name: 'User-Agent', required: false, description: 'With the address, identifies a viewer without `X-Visitor-Id`.' })
-  async getInfo(
-    @Body() body: AccountSearch,
-    @Ip() ip: string,
-    @Res() res: Response,
-    @RequestHeader('x-visitor-id') visitorId?: string,
-    @RequestHeader('x-forwarded-for') forwardedFor?: string,
-    @RequestHeader('user-agent') userAgent?: string,
-  ): Promise<void> {
-    const address = forwardedFor?.split(',')[0]?.trim() || ip;
+  async getInfo(@Body() body: AccountSearch, @ProfileVisitor() visitor: string, @Res() res: Response): Promise<void> {
     // Written as text by the service (mappers/profile-text.ts), sent with the headers res.json would give it.
-    sendRenderedJson(res, await this.profiles.getInfo(body, AccountViewsService.visitor(visitorId, address, userAgent)));
+    sendRenderedJson(res, await this.profiles.getInfo(body, visitor));
   }
 
   @WireOperation({

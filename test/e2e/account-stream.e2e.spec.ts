@@ -80,6 +80,35 @@ describe('account.subscribe', () => {
     }
   });
 
+  it('should tell viewers without X-Visitor-Id apart by their address (first X-Forwarded-For entry) and user agent', async () => {
+    const stats = async () =>
+      (
+        await ctx
+          .http()
+          .post('/v1/account.getViewStats')
+          .set('Authorization', `Bearer ${key}`)
+          .send({ id: { accountId: 1 } })
+          .expect(200)
+      ).body as { total24h: number; unique24h: number };
+    const view = (forwardedFor: string, userAgent: string) =>
+      ctx
+        .http()
+        .post('/v1/account.getInfo')
+        .set('Authorization', `Bearer ${key}`)
+        .set('X-Forwarded-For', forwardedFor)
+        .set('User-Agent', userAgent)
+        .send({ id: { accountId: 1 } })
+        .expect(200);
+    const before = await stats();
+    await view('203.0.113.7', 'one');
+    await view('203.0.113.7, 10.0.0.1', 'one'); // the same viewer behind another proxy
+    await view('203.0.113.7', 'two');
+    await view('198.51.100.2', 'one');
+    const after = await stats();
+    expect(after.total24h - before.total24h).toBe(4);
+    expect(after.unique24h - before.unique24h).toBe(3);
+  });
+
   it('should let a client subscribe to an account before its first refresh, and wait for it', async () => {
     const before = await ctx
       .http()
