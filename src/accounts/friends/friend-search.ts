@@ -198,8 +198,28 @@ async function expand(
       edges += read.edges;
       if (read.edges > remaining) return { paths: [], exhausted: true, edges, levels };
       const depth = side.depth + 1;
-      const next: number[] = [];
+      const { reached } = side;
+      // First only whether the level reaches the other side. The level that does is most often the largest of the
+      // search, and of the accounts it reaches only those the sides share (the meeting layer) are ever needed: they
+      // alone are recorded, not the thousands the level would otherwise add as a frontier nobody expands.
       let met = false;
+      for (const a of side.frontier) {
+        const friends = read.neighbours.get(a);
+        if (!friends) continue;
+        for (let k = 0; k < friends.length; k++) {
+          const b = friends[k];
+          // The other side never reaches an excluded account; one it reached was never reached by this side (the
+          // sides would have met a level earlier), so it is recorded here first, then its further parents.
+          if (other.reached.depth(b) < 0) continue;
+          met = true;
+          if (reached.depth(b) < 0) reached.add(b, depth, a);
+          else reached.addParent(b, a);
+        }
+      }
+      side.depth = depth;
+      if (met) return { paths: listPaths(source, target, to, options.maxPaths), exhausted: false, edges, levels };
+      // Otherwise the level is the side's next frontier (its lists are in the CPU's caches from the pass above).
+      const next: number[] = [];
       const excluding = options.exclude.size > 0;
       for (const a of side.frontier) {
         const friends = read.neighbours.get(a);
@@ -207,17 +227,14 @@ async function expand(
         for (let k = 0; k < friends.length; k++) {
           const b = friends[k];
           if (excluding && options.exclude.has(b)) continue;
-          const known = side.reached.depth(b);
+          const known = reached.depth(b);
           if (known < 0) {
-            side.reached.add(b, depth, a);
+            reached.add(b, depth, a);
             next.push(b);
-            if (other.reached.depth(b) >= 0) met = true;
-          } else if (known === depth) side.reached.addParent(b, a);
+          } else if (known === depth) reached.addParent(b, a);
         }
       }
       side.frontier = next;
-      side.depth = depth;
-      if (met) return { paths: listPaths(source, target, to, options.maxPaths), exhausted: false, edges, levels };
     }
     return { paths: [], exhausted: false, edges, levels };
   } finally {
