@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { WriteBehind } from '../../common/batching/write-behind';
 import { ReplayLog } from '../../common/replay/replay-log';
 import { TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
@@ -29,10 +29,7 @@ export class AccountViewsService implements BeforeApplicationShutdown {
 
   static visitor(visitorId: string | undefined, ip: string, userAgent: string | undefined): string {
     if (visitorId && /^[A-Za-z0-9._:-]{1,64}$/.test(visitorId)) return `v:${visitorId}`;
-    return `h:${createHash('sha256')
-      .update(`${ip}|${userAgent ?? ''}`)
-      .digest('base64url')
-      .slice(0, 22)}`;
+    return `h:${hash('sha256', `${ip}|${userAgent ?? ''}`, 'base64url').slice(0, 22)}`;
   }
 
   /** Counts one view of the account; resolves once it is written (within VIEW_BATCH_MS). */
