@@ -202,15 +202,16 @@ async function expand(
       // First only whether the level reaches the other side. The level that does is most often the largest of the
       // search, and of the accounts it reaches only those the sides share (the meeting layer) are ever needed: they
       // alone are recorded, not the thousands the level would otherwise add as a frontier nobody expands.
+      const excluding = options.exclude.size > 0;
       let met = false;
       for (const a of side.frontier) {
         const friends = read.neighbours.get(a);
         if (!friends) continue;
         for (let k = 0; k < friends.length; k++) {
           const b = friends[k];
-          // The other side never reaches an excluded account; one it reached was never reached by this side (the
-          // sides would have met a level earlier), so it is recorded here first, then its further parents.
-          if (other.reached.depth(b) < 0) continue;
+          if (other.reached.depth(b) < 0 || (excluding && options.exclude.has(b))) continue;
+          // Reached by the other side, so never by this one (the sides would have met a level earlier): recorded
+          // here first, then its further parents.
           met = true;
           if (reached.depth(b) < 0) reached.add(b, depth, a);
           else reached.addParent(b, a);
@@ -220,7 +221,6 @@ async function expand(
       if (met) return { paths: listPaths(source, target, to, options.maxPaths), exhausted: false, edges, levels };
       // Otherwise the level is the side's next frontier (its lists are in the CPU's caches from the pass above).
       const next: number[] = [];
-      const excluding = options.exclude.size > 0;
       for (const a of side.frontier) {
         const friends = read.neighbours.get(a);
         if (!friends) continue;
