@@ -15,6 +15,8 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
+# malloc backs the API's typed arrays with huge pages (src/common/lifecycle/huge-pages.ts); bookworm's glibc reads it.
+ENV GLIBC_TUNABLES=glibc.malloc.hugetlb=1
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -1,6 +1,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { exitOnBootFailure } from './boot';
+import { withHugePageMalloc } from './common/lifecycle/huge-pages';
 import { GET_THE_STORES, unreachableStores } from './common/lifecycle/preflight';
 import { JsonLogger } from './common/logging/json-logger';
 import { processConfig } from './config/config.module';
@@ -35,7 +36,8 @@ function startChildren(): void {
     ['api', 'main.js'],
     ['worker', 'worker.js'],
   ] as const) {
-    const child = fork(join(__dirname, file), process.argv.slice(2), { stdio: 'inherit' });
+    // Both with malloc's huge pages (huge-pages.ts): glibc reads the setting only as a process starts.
+    const child = fork(join(__dirname, file), process.argv.slice(2), { stdio: 'inherit', env: withHugePageMalloc(process.env) });
     children.set(name, child);
     child.on('exit', (code, signal) => {
       children.delete(name);

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { withHugePageMalloc } from '../../src/common/lifecycle/huge-pages';
 import { textFlag } from './harness';
 import { once } from './load';
 
@@ -35,7 +36,8 @@ export function readApiEnv(o: {
   accounts: number;
 }): NodeJS.ProcessEnv {
   return {
-    ...process.env,
+    // As npm start and the image start it: with malloc's huge pages (src/common/lifecycle/huge-pages.ts).
+    ...withHugePageMalloc(process.env),
     DATABASE_URL: o.databaseUrl,
     REDIS_PREFIX: o.redisPrefix,
     PORT: String(o.port),

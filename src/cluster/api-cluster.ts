@@ -17,6 +17,7 @@
  * restarts the whole API (the same choice as for a store unreachable at boot).
  */
 import cluster, { Worker } from 'node:cluster';
+import { withHugePageMalloc } from '../common/lifecycle/huge-pages';
 import { JsonLogger } from '../common/logging/json-logger';
 import { AppConfig } from '../config/app-config';
 
@@ -38,7 +39,8 @@ export function runApiPrimary(config: AppConfig): void {
     waitAll();
   };
   for (let i = 0; i < config.apiProcesses; i++) {
-    const worker = cluster.fork();
+    // An API process's rank look-ups are cheaper on huge pages (huge-pages.ts), whatever started the primary.
+    const worker = cluster.fork(withHugePageMalloc(process.env));
     workers.push(worker);
     worker.on('exit', (exitCode, signal) => {
       if (!stopping) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
+import { withHugePageMalloc } from '../../src/common/lifecycle/huge-pages';
 import { loadConfig } from '../../src/config/app-config';
 import { dropDatabase } from '../../src/database/ensure-database';
 import { BuiltImage, buildWithoutDocker, DockerIgnore } from '../support/docker-build';
@@ -115,6 +116,10 @@ describe('the Docker image, built without Docker', () => {
     expect(builders.map(([name]) => name)).toEqual(['api']);
     for (const name of APP_SERVICES)
       expect({ name, image: compose.services[name].image }).toEqual({ name, image: compose.services.api.image });
+  });
+
+  it("should start every process with malloc's huge pages, as npm start starts the API and the worker", () => {
+    expect(image.env.GLIBC_TUNABLES).toBe(withHugePageMalloc({}).GLIBC_TUNABLES);
   });
 
   it('should honour .env and set only variables the service reads', () => {

@@ -4,7 +4,7 @@ import { freePort } from '../support/ports';
 import { join } from 'node:path';
 import { GET_THE_STORES } from '../../src/common/lifecycle/preflight';
 import { startTestApp, TestContext } from '../support/test-app';
-import { entrypoint } from '../support/entrypoints';
+import { entrypoint, environOf } from '../support/entrypoints';
 
 const root = join(__dirname, '..', '..');
 
@@ -137,6 +137,8 @@ describe('the API process', () => {
         }
       });
       expect(children).toHaveLength(2);
+      // Each asks malloc for huge pages (huge-pages.ts), though the primary was started without.
+      for (const child of children) expect(environOf(child).GLIBC_TUNABLES).toBe('glibc.malloc.hugetlb=1');
       const exited = new Promise((resolve) => primary.once('exit', (code, signal) => resolve(code ?? signal)));
       primary.kill('SIGTERM');
       const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 15_000))]);

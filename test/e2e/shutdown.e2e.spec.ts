@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { freePort } from '../support/ports';
 import { clearRedisPrefix, startTestApp, TestContext } from '../support/test-app';
 import { dropDatabase } from '../../src/database/ensure-database';
+import { commandOf, environOf } from '../support/entrypoints';
 
 describe('graceful shutdown', () => {
   it('should end open event streams so the API stops promptly', async () => {
@@ -103,6 +104,7 @@ describe('npm start', () => {
         cwd: join(__dirname, '..', '..'),
         env: {
           ...process.env,
+          GLIBC_TUNABLES: '', // whatever this machine tunes: the children's setting is start.js's
           PORT: String(port),
           SIMULATOR_PORT: String(simulatorPort),
           DATABASE_URL: ctx.config.databaseUrl,
@@ -127,6 +129,10 @@ describe('npm start', () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 500)); // the worker finishes booting
       const tree = [pid, ...descendants(pid)];
+      // start.js starts both with malloc's huge pages (huge-pages.ts); npm itself was started without.
+      const children = tree.filter((member) => /dist\/src\/(main|worker)\.js/.test(commandOf(member)));
+      expect(children).toHaveLength(2);
+      for (const child of children) expect(environOf(child).GLIBC_TUNABLES).toBe('glibc.malloc.hugetlb=1');
       process.kill(pid, signal);
       const stopBy = Date.now() + 10_000;
       while (tree.some(isRunning) && Date.now() < stopBy) await new Promise((resolve) => setTimeout(resolve, 100));

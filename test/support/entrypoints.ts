@@ -6,7 +6,7 @@
  * make a dozen.
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -26,4 +26,19 @@ export function compileEntrypoints(): void {
 /** The compiled form of `src/<file>` (`main.ts`, `cli.ts`, …), to run with `node`. */
 export function entrypoint(file: string): string {
   return join(COMPILED, 'src', file.replace(/\.ts$/, '.js'));
+}
+
+/** The environment a running process was started with, from /proc. */
+export function environOf(pid: number | string): Record<string, string> {
+  const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+}
+
+/** A running process's command line, its arguments joined by spaces ('' once it is gone). */
+export function commandOf(pid: number | string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
 }
