@@ -11,7 +11,8 @@
  * `glibc.malloc.hugetlb=1` is among GLIBC_TUNABLES (glibc ≥ 2.35, on hosts whose THP setting is `madvise` or
  * `always`; ignored elsewhere). glibc reads it once, as a process starts, so the process that starts the API and the
  * worker sets it for them: start.ts, the cluster primary (api-cluster.ts) and the image (Dockerfile). An operator's own
- * `glibc.malloc.hugetlb` setting is kept as it is (`=0` turns this off).
+ * `glibc.malloc.hugetlb` setting is kept as it is (`=0` turns this off). `npm run start:api` and `start:worker` run
+ * one process straight from npm, as in development: they get what the caller's environment says.
  */
 const HUGE_PAGE_MALLOC = 'glibc.malloc.hugetlb=1';
 
