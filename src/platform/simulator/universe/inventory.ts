@@ -1,6 +1,6 @@
 import { activityOf, appAt } from './activity';
 import { CATALOGUE_SIZE } from './catalogue';
-import { classIdOf, type ItemKind } from './items';
+import { BOOSTER_CODE, GEMS_CLASS_NUMBER, classIdOfNumber, classNumberOf } from './items';
 import type { World } from './world';
 import { Salt, hash, logUniformInt, unit } from '../random';
 import type { RawInventoryAsset } from '../../client/platform.types';
@@ -37,15 +37,19 @@ export function indexOfAssetId(w: World, accountId: number, assetId: string): nu
   return assetIdOf(w, accountId, index) === assetId ? index : -1;
 }
 
-export function itemKind(w: World, accountId: number, index: number): ItemKind {
-  const h = (k: number): number => hash(w.seed, Salt.inventory, accountId, index, k);
-  if (index === 0 && hash(w.seed, Salt.inventory, accountId, 0xfffd) % 3 === 0) return { kind: 'gems' };
+/**
+ * The kind of asset `index` (see above) as a class number (items.ts), with no object per asset: an inventory lists
+ * and folds up to 12,000 of them.
+ */
+function classNumberAt(w: World, accountId: number, index: number): number {
+  if (index === 0 && hash(w.seed, Salt.inventory, accountId, 0xfffd) % 3 === 0) return GEMS_CLASS_NUMBER;
   const a = activityOf(w.seed, accountId);
-  const appIndex = a.baseGames > 0 ? appAt(a, h(2) % a.baseGames) : h(2) % CATALOGUE_SIZE;
-  const app = w.catalogue.apps[appIndex];
-  const roll = h(3) % 100;
-  if (roll >= 89) return { kind: 'booster', app };
-  return { kind: 'card', app, card: h(4) % app.cards.length, foil: roll >= 86 };
+  const pick = hash(w.seed, Salt.inventory, accountId, index, 2);
+  const appIndex = a.baseGames > 0 ? appAt(a, pick % a.baseGames) : pick % CATALOGUE_SIZE;
+  const roll = hash(w.seed, Salt.inventory, accountId, index, 3) % 100;
+  if (roll >= 89) return classNumberOf(appIndex, BOOSTER_CODE);
+  const card = hash(w.seed, Salt.inventory, accountId, index, 4) % w.catalogue.apps[appIndex].cards.length;
+  return classNumberOf(appIndex, card * 2 + (roll >= 86 ? 1 : 0));
 }
 
 /** Assets from `start` (inclusive), at most `count`. */
@@ -53,14 +57,14 @@ export function assetsPage(w: World, accountId: number, start: number, count: nu
   const end = Math.min(inventorySize(w, accountId), start + count);
   const out: RawInventoryAsset[] = [];
   for (let i = start; i < end; i++) {
-    const kind = itemKind(w, accountId, i);
+    const n = classNumberAt(w, accountId, i);
     out.push({
       appid: 753,
       contextid: '6',
       assetid: assetIdOf(w, accountId, i),
-      classid: classIdOf(kind),
+      classid: classIdOfNumber(n),
       instanceid: '0',
-      amount: kind.kind === 'gems' ? String(logUniformInt(hash(w.seed, Salt.inventory, accountId, i, 5), 1, 100_000)) : '1',
+      amount: n === GEMS_CLASS_NUMBER ? String(logUniformInt(hash(w.seed, Salt.inventory, accountId, i, 5), 1, 100_000)) : '1',
     });
   }
   return out;
@@ -73,18 +77,25 @@ export function assetsPage(w: World, accountId: number, start: number, count: nu
  */
 export function foldedAssets(w: World, accountId: number): { asset: RawInventoryAsset; amount: number }[] {
   const size = inventorySize(w, accountId);
-  const byClass = new Map<string, { asset: RawInventoryAsset; amount: number }>();
+  // Keyed by class number: most assets of a large inventory repeat a class, and need neither an object nor a string.
+  const byClass = new Map<number, { asset: RawInventoryAsset; amount: number }>();
   for (let i = 0; i < size; i++) {
-    const kind = itemKind(w, accountId, i);
-    const classid = classIdOf(kind);
-    const amount = kind.kind === 'gems' ? logUniformInt(hash(w.seed, Salt.inventory, accountId, i, 5), 1, 100_000) : 1;
-    const entry = byClass.get(classid);
+    const n = classNumberAt(w, accountId, i);
+    const amount = n === GEMS_CLASS_NUMBER ? logUniformInt(hash(w.seed, Salt.inventory, accountId, i, 5), 1, 100_000) : 1;
+    const entry = byClass.get(n);
     if (entry) {
       entry.amount += amount;
       continue;
     }
-    const asset = { appid: 753, contextid: '6', assetid: assetIdOf(w, accountId, i), classid, instanceid: '0', amount: String(amount) };
-    byClass.set(classid, { asset, amount });
+    const asset = {
+      appid: 753,
+      contextid: '6',
+      assetid: assetIdOf(w, accountId, i),
+      classid: classIdOfNumber(n),
+      instanceid: '0',
+      amount: String(amount),
+    };
+    byClass.set(n, { asset, amount });
   }
   return [...byClass.values()];
 }

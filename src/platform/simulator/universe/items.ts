@@ -9,15 +9,28 @@ import type { RawInventoryDescription, RawInventoryTag } from '../../client/plat
  */
 export const GEMS_CLASSID = '667924416';
 const CLASS_BASE = 3_000_000_000;
-const BOOSTER_CODE = 99;
+export const BOOSTER_CODE = 99;
 
 export type ItemKind =
   { kind: 'card'; app: CatalogueApp; card: number; foil: boolean } | { kind: 'booster'; app: CatalogueApp } | { kind: 'gems' };
 
 export function classIdOf(k: ItemKind): string {
   if (k.kind === 'gems') return GEMS_CLASSID;
-  const code = k.kind === 'booster' ? BOOSTER_CODE : k.card * 2 + (k.foil ? 1 : 0);
-  return String(CLASS_BASE + k.app.index * 100 + code);
+  return classIdOfNumber(classNumberOf(k.app.index, k.kind === 'booster' ? BOOSTER_CODE : k.card * 2 + (k.foil ? 1 : 0)));
+}
+
+/**
+ * A kind as one number (its classid less CLASS_BASE: appIndex * 100 + code; GEMS_CLASS_NUMBER for gems), for loops
+ * over thousands of assets that need no object per asset (inventory.ts).
+ */
+export const GEMS_CLASS_NUMBER = -1;
+
+export function classNumberOf(appIndex: number, code: number): number {
+  return appIndex * 100 + code;
+}
+
+export function classIdOfNumber(n: number): string {
+  return n === GEMS_CLASS_NUMBER ? GEMS_CLASSID : String(CLASS_BASE + n);
 }
 
 export function kindOfClassId(catalogue: Catalogue, classId: string): ItemKind | null {
