@@ -1,5 +1,4 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { Agent } from 'node:http';
 import { createServer } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -7,7 +6,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { withHugePageMalloc } from '../../src/common/lifecycle/huge-pages';
 import { textFlag } from './harness';
-import { once } from './load';
+import { connections, once } from './load';
 
 /**
  * The API under measurement as a child process (the compiled dist/, as `npm start` runs it), and the CPU time it and
@@ -84,7 +83,9 @@ export async function startApi(env: NodeJS.ProcessEnv, port: number, onLine?: (l
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (api.exitCode !== null) throw new Error(`the API exited with code ${api.exitCode}`);
-    const up = await once({ name: 'health', method: 'GET', path: '/health' }, port, '', 0, 2000, new Agent()).catch(() => null);
+    const pool = connections(port, 1);
+    const up = await once({ name: 'health', method: 'GET', path: '/health' }, '', 0, 2000, pool).catch(() => null);
+    await pool.destroy();
     if (up?.status === 200) return api;
     if (Date.now() > deadline) throw new Error('the API did not become healthy within 120 s');
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
-import { Agent } from 'node:http';
 import { Client } from 'pg';
 import { buildDist, cancelLeftovers, freePort, readApiEnv, run, settled, startApi, stopApi } from './api-process';
 import { hostConditions, numberFlag, report, textFlag } from './harness';
-import { CONCURRENCY, Call, Sample, measure, sample, summarize } from './load';
+import { CONCURRENCY, Call, Sample, connections, measure, sample, summarize } from './load';
 import { CpuPerAnswer, metered, perAnswer, runIn } from './metering';
 import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
 
@@ -101,15 +100,15 @@ async function main(): Promise<void> {
       const per = Math.ceil(requests / n);
       const samples: Sample[][] = [[], []];
       const cpu = [zero(), zero()];
-      const agents = pair.map(({ call }) => new Agent({ keepAlive: true, maxSockets: call.concurrency ?? CONCURRENCY }));
+      const pools = pair.map(({ p, call }) => connections(p.port, call.concurrency ?? CONCURRENCY));
       for (let round = 0, from = 0; round < n && from < requests; round++, from += per) {
         const size = Math.min(per, requests - from);
         for (const [i, { p, call }] of pair.entries()) {
-          const run = () => sample(call, p.port, p.token, from, size, seconds / n, timeoutMs, agents[i]);
+          const run = () => sample(call, p.port, p.token, from, size, seconds / n, timeoutMs, pools[i]);
           samples[i].push(await metered(p.api, cpu[i], run));
         }
       }
-      for (const agent of agents) agent.destroy();
+      await Promise.all(pools.map((pool) => pool.destroy()));
       const [s, l] = samples.map((stretch) => summarize(stretch));
       const [cs, cl] = [perAnswer(cpu[0], s), perAnswer(cpu[1], l)];
       rows.push({

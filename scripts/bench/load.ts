@@ -2,7 +2,7 @@
  * The bench scripts' load generator: one request (`once`), a stretch of them at a fixed concurrency on kept
  * connections (`sample`), their percentiles and throughput (`summarize`), and a report row against a baseline.
  */
-import { Agent, request } from 'node:http';
+import { Pool } from 'undici';
 
 /** Requests in flight per operation, as the issue's figures are stated. */
 export const CONCURRENCY = 16;
@@ -39,52 +39,46 @@ export function ids(count: number, max: number, salt: number): number[] {
   });
 }
 
+/**
+ * Kept connections to the API on 127.0.0.1: one per request in flight. undici's client costs the load generator, which
+ * shares the machine's two cores with the API, PostgreSQL and Redis, a fraction of what node:http's did (see
+ * docs/performance.md, "a leaner load generator").
+ */
+export function connections(port: number, concurrency = CONCURRENCY): Pool {
+  return new Pool(`http://127.0.0.1:${port}`, { connections: concurrency, pipelining: 1 });
+}
+
 /** One request: status and latency, or 0 and the timeout when it took longer. */
-export function once(
+export async function once(
   call: Call,
-  port: number,
   token: string,
   i: number,
   timeoutMs: number,
-  agent: Agent,
+  pool: Pool,
 ): Promise<{ status: number; ms: number; body?: string }> {
   const payload = call.body ? JSON.stringify(call.body(i)) : undefined;
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (payload) headers['content-type'] = 'application/json';
   const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: call.path,
-        method: call.method,
-        agent,
-        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(payload ? { 'Content-Type': 'application/json' } : {}) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.length < 4 && chunks.push(chunk));
-        res.on('end', () => {
-          clearTimeout(timer);
-          const ok = res.statusCode! < 300;
-          resolve({
-            status: res.statusCode!,
-            ms: performance.now() - started,
-            body: ok ? undefined : Buffer.concat(chunks).toString().slice(0, 200),
-          });
-        });
-      },
-    );
-    const timer = setTimeout(() => {
-      req.destroy();
-      resolve({ status: 0, ms: timeoutMs });
-    }, timeoutMs);
-    // After a timeout the destroyed request errors too; the promise is settled by then and ignores it.
-    req.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
+  try {
+    // The whole answer within timeoutMs, as one timer per request: undici's own headersTimeout applies a request's
+    // value only to a connection whose timer is not already running, so a kept connection would ignore it.
+    const res = await pool.request({
+      path: call.path,
+      method: call.method,
+      headers,
+      body: payload,
+      signal: AbortSignal.timeout(timeoutMs),
     });
-    req.end(payload);
-  });
+    const ok = res.statusCode < 300;
+    // The body is read to its end either way: the latency is the whole answer's.
+    const body = ok ? (await res.body.dump({ limit: Number.MAX_SAFE_INTEGER }), undefined) : (await res.body.text()).slice(0, 200);
+    return { status: res.statusCode, ms: performance.now() - started, body };
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'TimeoutError') return { status: 0, ms: timeoutMs };
+    throw error;
+  }
 }
 
 /** The raw outcome of one stretch of requests. */
@@ -107,10 +101,10 @@ export async function sample(
   seconds: number,
   timeoutMs: number,
   /** Connections kept from an earlier sample of the same call (interleaved rounds); otherwise new ones, closed after. */
-  kept?: Agent,
+  kept?: Pool,
 ): Promise<Sample> {
   const concurrency = call.concurrency ?? CONCURRENCY;
-  const agent = kept ?? new Agent({ keepAlive: true, maxSockets: concurrency });
+  const pool = kept ?? connections(port, concurrency);
   const out: Sample = { latencies: [], ok: 0, errors: 0, timeouts: 0, seconds: 0 };
   let next = from;
   const started = performance.now();
@@ -118,7 +112,7 @@ export async function sample(
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < from + total && performance.now() < stopAt) {
-        const result = await once(call, port, token, next++, timeoutMs, agent).catch((error: Error) => ({
+        const result = await once(call, token, next++, timeoutMs, pool).catch((error: Error) => ({
           status: -1,
           ms: 0,
           body: error.message,
@@ -134,7 +128,7 @@ export async function sample(
       }
     }),
   );
-  if (!kept) agent.destroy();
+  if (!kept) await pool.destroy();
   out.seconds = (performance.now() - started) / 1000;
   return out;
 }

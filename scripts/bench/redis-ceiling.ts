@@ -8,12 +8,11 @@
  * with what each budget holds; run it on a Redis holding this prefix only. Reads only; the derived state it builds
  * is dropped by the next rebuild (or evicted by the budgets themselves).
  */
-import { Agent } from 'node:http';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { freePort, run, startApi, stopApi, buildDist } from './api-process';
-import { once } from './load';
+import { connections, once } from './load';
 
 const { values } = parseArgs({
   options: {
@@ -64,9 +63,9 @@ async function main(): Promise<void> {
   const before = await usedMb(redis);
   await buildDist();
   const api = await startApi(env, port);
-  const agent = new Agent({ keepAlive: true });
+  const pool = connections(port, 1);
   const read = async (path: string, body: unknown) => {
-    const res = await once({ name: path, method: 'POST', path, body: () => body }, port, token, 0, 300_000, agent);
+    const res = await once({ name: path, method: 'POST', path, body: () => body }, token, 0, 300_000, pool);
     if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)}: ${res.status}`);
   };
   try {
@@ -83,6 +82,7 @@ async function main(): Promise<void> {
       for (const window of SNAPSHOT_WINDOWS)
         await read('/v1/leaderboard.getChanges', { leaderboard, window, metric: 'score', direction: 'improvements' });
   } finally {
+    await pool.destroy();
     await stopApi(api);
   }
   const lazy = await redis.hgetall((await redis.keys(`${prefix}:ranks:v*:lz:size`))[0] ?? 'none');

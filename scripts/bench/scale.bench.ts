@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
-import { Agent } from 'node:http';
 import { Client } from 'pg';
 import { dropDatabase } from '../../src/database/ensure-database';
 import { buildDist, cancelLeftovers, freePort, readApiEnv, run, settled, startApi, stopApi } from './api-process';
 import { hostConditions, numberFlag, report, textFlag } from './harness';
-import { CONCURRENCY, Call, Measured, Sample, measure, resultRow, sample, summarize } from './load';
+import { CONCURRENCY, Call, Measured, Sample, connections, measure, resultRow, sample, summarize } from './load';
 import { CpuPerAnswer, metered, perAnswer, runIn } from './metering';
 import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
 
@@ -83,13 +82,13 @@ async function interleaved(
   const zero = (): CpuPerAnswer => ({ api: 0, postgres: 0, redis: 0, client: 0 });
   const [cpu, healthCpu] = [zero(), zero()];
   const per = Math.ceil(total / rounds);
-  const agents = [health, call].map((c) => new Agent({ keepAlive: true, maxSockets: c.concurrency ?? CONCURRENCY }));
+  const pools = [health, call].map((c) => connections(port, c.concurrency ?? CONCURRENCY));
   for (let round = 0, from = 0; round < rounds && from < total; round++, from += per) {
     const size = Math.min(per, total - from);
-    healths.push(await metered(api, healthCpu, () => sample(health, port, '', from, size, seconds / rounds, timeoutMs, agents[0])));
-    calls.push(await metered(api, cpu, () => sample(call, port, token, from, size, seconds / rounds, timeoutMs, agents[1])));
+    healths.push(await metered(api, healthCpu, () => sample(health, port, '', from, size, seconds / rounds, timeoutMs, pools[0])));
+    calls.push(await metered(api, cpu, () => sample(call, port, token, from, size, seconds / rounds, timeoutMs, pools[1])));
   }
-  for (const agent of agents) agent.destroy();
+  await Promise.all(pools.map((pool) => pool.destroy()));
   const [m, h] = [summarize(calls), summarize(healths)];
   return { m, cpu: perAnswer(cpu, m), health: h, healthCpu: perAnswer(healthCpu, h) };
 }
