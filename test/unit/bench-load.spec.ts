@@ -12,6 +12,7 @@ describe('bench load generator', () => {
   let inFlight = 0;
   let mostInFlight = 0;
   const bodies: string[] = [];
+  const held: (() => void)[] = [];
 
   beforeAll(async () => {
     server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -26,9 +27,14 @@ describe('bench load generator', () => {
             inFlight--;
             res.writeHead(status, { 'content-type': 'application/json' }).end(text);
           }, delayMs);
-        if (req.url === '/large') answer(200, JSON.stringify({ filler: 'x'.repeat(200_000) }));
-        else if (req.url === '/fail') answer(422, JSON.stringify({ title: 'Unprocessable Entity', detail: 'no such account' }));
-        else if (req.url === '/slow') answer(200, '{}', 400);
+        if (req.url === '/large') {
+          // Held until the generator has 16 requests here (or a second has passed): it must keep that many in flight,
+          // however slowly a loaded machine lets it open its connections.
+          held.push(() => answer(200, JSON.stringify({ filler: 'x'.repeat(200_000) })));
+          if (inFlight === 16) held.splice(0).forEach((release) => release());
+          else setTimeout(() => held.splice(0).forEach((release) => release()), 1000);
+        } else if (req.url === '/fail') answer(422, JSON.stringify({ title: 'Unprocessable Entity', detail: 'no such account' }));
+        else if (req.url === '/slow') answer(200, '{}', 3000);
         else answer(200, '{}');
       });
     });
