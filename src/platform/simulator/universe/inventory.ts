@@ -52,6 +52,11 @@ function classNumberAt(w: World, accountId: number, index: number): number {
   return classNumberOf(appIndex, card * 2 + (roll >= 86 ? 1 : 0));
 }
 
+/** How many items asset `index` of class number `n` stands for: a stack for gems, one for anything else. */
+function amountAt(w: World, accountId: number, index: number, n: number): number {
+  return n === GEMS_CLASS_NUMBER ? logUniformInt(hash(w.seed, Salt.inventory, accountId, index, 5), 1, 100_000) : 1;
+}
+
 /** Assets from `start` (inclusive), at most `count`. */
 export function assetsPage(w: World, accountId: number, start: number, count: number): RawInventoryAsset[] {
   const end = Math.min(inventorySize(w, accountId), start + count);
@@ -64,7 +69,7 @@ export function assetsPage(w: World, accountId: number, start: number, count: nu
       assetid: assetIdOf(w, accountId, i),
       classid: classIdOfNumber(n),
       instanceid: '0',
-      amount: n === GEMS_CLASS_NUMBER ? String(logUniformInt(hash(w.seed, Salt.inventory, accountId, i, 5), 1, 100_000)) : '1',
+      amount: String(amountAt(w, accountId, i, n)),
     });
   }
   return out;
@@ -81,7 +86,7 @@ export function foldedAssets(w: World, accountId: number): { asset: RawInventory
   const byClass = new Map<number, { asset: RawInventoryAsset; amount: number }>();
   for (let i = 0; i < size; i++) {
     const n = classNumberAt(w, accountId, i);
-    const amount = n === GEMS_CLASS_NUMBER ? logUniformInt(hash(w.seed, Salt.inventory, accountId, i, 5), 1, 100_000) : 1;
+    const amount = amountAt(w, accountId, i, n);
     const entry = byClass.get(n);
     if (entry) {
       entry.amount += amount;
