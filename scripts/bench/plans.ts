@@ -8,7 +8,7 @@ import { LoggedPlan, loggedPlans, renderPlan, scansWithoutIndex } from './plan-t
 import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
 
 /**
- * `npm run bench:plans -- --database seed_1m --accounts 1000000 [--requests 5 --out docs/plans.md --server-log PATH]`
+ * `npm run bench:plans -- --database seed_1m --accounts 1000000 [--requests 5 --out docs/plans-1m.md --server-log PATH]`
  *
  * The plans PostgreSQL really ran for each read operation of bench:scale over a seeded population: the API (built as
  * `npm start` runs it, alone, in a child process) connects with `auto_explain` loaded for its sessions (PGOPTIONS:
@@ -42,8 +42,10 @@ const POPULATION_TABLES = new Set([
   'groups',
 ]);
 
+/** The log from `offset` on (from its start if it was rotated meanwhile). */
 function readFrom(path: string, offset: number): string {
   const size = statSync(path).size;
+  if (size < offset) offset = 0;
   const buffer = Buffer.alloc(size - offset);
   const fd = openSync(path, 'r');
   try {
@@ -97,7 +99,7 @@ async function main(): Promise<void> {
   env.API_PROCESSES = '1';
   const token = (await run('src/cli.ts', ['api-key', 'create', '--account', '1', '--name', 'bench-plans'], env)).trim().split('\n').pop()!;
   env.PGOPTIONS = EXPLAIN_OPTIONS.map((option) => `-c ${option}`).join(' ');
-  const calls = readCalls(accounts, await fixtures(databaseUrl)).filter((call) => call.method === 'POST' && (call.concurrency ?? 16) > 1);
+  const calls = readCalls(accounts, await fixtures(databaseUrl)).filter((call) => call.method === 'POST' && call.concurrency !== 1);
   await buildDist();
   const api = await startApi(env, port);
   await settled(api);
