@@ -54,8 +54,9 @@ export async function dropStructures(client: Client, structures: Structure[]): P
 }
 
 /**
- * Recreates them from their own definitions (indexes two at a time, each with a large sort memory; foreign keys
- * after, since validating one scans its table) and checks that the result equals what was dropped.
+ * Recreates them from their own definitions (indexes, then foreign keys, since validating one scans its table: each
+ * as many at a time as there are clients, indexes with a large sort memory) and checks that the result equals what
+ * was dropped.
  */
 export async function restoreStructures(clients: Client[], structures: Structure[], tables: string[]): Promise<void> {
   const indexes = structures.filter((s) => s.kind === 'index');
@@ -64,8 +65,16 @@ export async function restoreStructures(clients: Client[], structures: Structure
     for (let next = indexes.shift(); next; next = indexes.shift()) await client.query(next.definition);
   };
   await Promise.all(clients.map(work));
-  for (const s of structures.filter((x) => x.kind === 'foreign key'))
-    await clients[0].query(`ALTER TABLE ${quoteIdent(s.table)} ADD CONSTRAINT ${quoteIdent(s.name)} ${s.definition}`);
+  // Each key is added unchecked (instant), then validated: a validation scans its table holding only a lock that
+  // lets the others' run beside it, so they share the connections as the indexes do.
+  const keys = structures.filter((x) => x.kind === 'foreign key');
+  for (const s of keys)
+    await clients[0].query(`ALTER TABLE ${quoteIdent(s.table)} ADD CONSTRAINT ${quoteIdent(s.name)} ${s.definition} NOT VALID`);
+  const validate = async (client: Client) => {
+    for (let next = keys.shift(); next; next = keys.shift())
+      await client.query(`ALTER TABLE ${quoteIdent(next.table)} VALIDATE CONSTRAINT ${quoteIdent(next.name)}`);
+  };
+  await Promise.all(clients.map(validate));
   const render = (list: Structure[]) => list.map((s) => `${s.kind} ${s.name}: ${s.definition}`).sort();
   const now = render(await secondaryStructures(clients[0], tables));
   const before = render(structures);
