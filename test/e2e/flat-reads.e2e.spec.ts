@@ -13,6 +13,7 @@ import { FRESHNESS } from '../../src/leaderboards/changes/change-snapshots.servi
 import { ChangeSweeper } from '../../src/leaderboards/changes/change-sweeper.service';
 import { RankEngine } from '../../src/ranks/rank-engine.service';
 import { memberOf } from '../../src/ranks/rank-scopes';
+import { RankReplicaService } from '../../src/ranks/replica/rank-replica.service';
 import { changesReferenceSql } from '../support/changes-reference';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 import { REDIS_URL } from '../support/test-app';
@@ -161,6 +162,8 @@ describe('flat reads: maintained owner counts, leaderboard changes, trending vie
     for (const accountId of again) await ctx.waitForCompletion(accountId, key, 20_000);
     await expectOwnerCountsEqualRecomputed();
     await dropSnapshots();
+    // The API computes these snapshots' ranks from its replica of the boards (the worker's, below, from Redis).
+    expect(ctx.app.get(RankReplicaService).serving).toBe(true);
     expect(await expectChangesEqualRecomputed()).toBeGreaterThan(0);
 
     // The served counts are the maintained ones.
@@ -260,7 +263,9 @@ describe('flat reads: maintained owner counts, leaderboard changes, trending vie
       await expectPageEqualRecomputed(BOARDS[0], WINDOWS[1], 'score', 'improvements', [undefined, 0, 100]);
       // Just computed: nothing to do yet.
       expect(await refresher.refresh()).toBe(0);
-      // Half as old as readers accept: computed again, for the pair that was read (xp over 7 days) only.
+      // Half as old as readers accept: computed again, for the pair that was read (xp over 7 days) only, by the worker,
+      // which keeps no replica of the boards and looks the ranks up in Redis.
+      expect(ctx.worker!.get(RankReplicaService).serving).toBe(false);
       const aged = { ...(await meta()), at: Date.now() - FRESHNESS.snapshot.freshMs / 2 - 1_000 };
       await redis.set(metaKey, JSON.stringify(aged), 'KEEPTTL');
       expect(await refresher.refresh()).toBe(1);

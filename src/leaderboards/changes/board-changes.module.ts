@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RanksModule } from '../../ranks/ranks.module';
 import { BoardChanges } from './board-changes.service';
 import { ChangeSnapshotComputer } from './change-snapshot-computer';
 import { ChangeSnapshots } from './change-snapshots.service';
@@ -8,5 +9,9 @@ import { ChangeSnapshots } from './change-snapshots.service';
  * worker also runs ChangeSweeper (RefreshWorkerModule) to slide the windows; the API reads them through
  * ChangesService and ChangeSnapshots.
  */
-@Module({ providers: [BoardChanges, ChangeSnapshotComputer, ChangeSnapshots], exports: [BoardChanges, ChangeSnapshots] })
+@Module({
+  imports: [RanksModule],
+  providers: [BoardChanges, ChangeSnapshotComputer, ChangeSnapshots],
+  exports: [BoardChanges, ChangeSnapshots],
+})
 export class BoardChangesModule {}

@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { REDIS } from '../../common/redis/redis.module';
 import { BoardScope } from '../../ranks/rank-reader.service';
 import { accountOf, memberOf } from '../../ranks/rank-scopes';
+import { ReplicaBoard } from '../../ranks/replica/rank-replica';
+import { RankReplicaService } from '../../ranks/replica/rank-replica.service';
 import { CHANGE_COLUMNS, ChangeKeys, ChangeWindow, LiveWindow, WINDOW_DAYS, isLiveWindow } from './change-keys';
 import { ChangeRow } from './change-rows';
 import { BEATS_MANY } from './change-scripts';
@@ -24,29 +26,36 @@ interface Mover {
  * snapshot. Who moved, and their scores at both ends, come from the live sets for the live window (24h) and from
  * one set-based read of PostgreSQL for the longer ones (which keep nothing in Redis); every rank then follows the
  * arithmetic of LIVE_PAGE (change-scripts.ts) done in bulk: the counts among the changed movers from sorted arrays
- * here, the counts over the whole board from the rank engine. O(movers · log N), never run per page.
+ * here, the counts over the whole board from the rank engine (this process's replica of it where one serves).
+ * O(movers · log N), never run per page.
  */
 @Injectable()
 export class ChangeSnapshotComputer {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly replica: RankReplicaService,
   ) {}
 
   async compute(keys: ChangeKeys, version: string, board: BoardScope, window: ChangeWindow): Promise<ChangeRow[]> {
     const movers = isLiveWindow(window)
       ? await this.liveMovers(keys, version, board, window)
       : await this.storedMovers(board.column, window);
-    const scored = await this.redis.zcard(board.key);
+    // This process's replica of the board answers the look-ups in microseconds each; without one (the worker, a
+    // replica still loading) Redis answers them, a script per CHUNK.
+    const local = this.replica.board(board.column, 'g') ?? undefined;
+    const scored = local ? local.scored() : await this.redis.zcard(board.key);
     const changedCur = sortedKeys(movers.filter((m) => m.changed && m.cur > 0).map((m) => [m.cur, m.member]));
     const changedOld = sortedKeys(movers.filter((m) => m.changed && m.old > 0).map((m) => [m.old, m.member]));
     const newAhead = await this.beats(
       board.key,
       movers.filter((m) => m.cur > 0).map((m) => [m.cur, m.member]),
+      local,
     );
     const oldAhead = await this.beats(
       board.key,
       movers.filter((m) => m.changed && m.old > 0).map((m) => [m.old, m.member]),
+      local,
     );
     const hidden = await this.hidden();
     const rows: ChangeRow[] = [];
@@ -131,9 +140,13 @@ export class ChangeSnapshotComputer {
     });
   }
 
-  /** How many entries of `key` rank ahead of each (score, member), by member. */
-  private async beats(key: string, pairs: [number, string][]): Promise<Map<string, number>> {
+  /** How many entries of `key` (or of its replica, `local`) rank ahead of each (score, member), by member. */
+  private async beats(key: string, pairs: [number, string][], local: ReplicaBoard | undefined): Promise<Map<string, number>> {
     const ahead = new Map<string, number>();
+    if (local) {
+      for (const [score, member] of pairs) ahead.set(member, local.countAhead(score, accountOf(member)));
+      return ahead;
+    }
     for (let i = 0; i < pairs.length; i += CHUNK) {
       const chunk = pairs.slice(i, i + CHUNK);
       const counts = (await this.redis.eval(BEATS_MANY, 1, key, ...chunk.flatMap(([score, member]) => [score, member]))) as number[];

@@ -34,7 +34,7 @@ import type { BoardRanks } from '../account-rank-reader.service';
 import { RankKeys } from '../rank-keys';
 import { placedAccountOf, readRankRows } from '../rank-rows';
 import { RANKED_COLUMNS } from '../rank-scopes';
-import { PlacedAccount, RankReplica } from './rank-replica';
+import { PlacedAccount, RankReplica, ReplicaBoard } from './rank-replica';
 import { RankReplicaMessage } from './rank-replica-message';
 
 /** A failed read (PostgreSQL away) is tried again this much later. */
@@ -93,6 +93,14 @@ export class RankReplicaService implements OnApplicationBootstrap, OnApplication
    */
   ranks(accountId: number): Map<string, BoardRanks> | null | undefined {
     return this.replica ? this.replica.ranks(accountId) : undefined;
+  }
+
+  /**
+   * A column's board in one scope from this process's replica (RankReplica.board), for computations that would
+   * otherwise look up thousands of ranks in Redis; undefined when this process has no complete replica.
+   */
+  board(column: string, scopeKey: string): ReplicaBoard | null | undefined {
+    return this.replica ? this.replica.board(column, scopeKey) : undefined;
   }
 
   private stop(): void {

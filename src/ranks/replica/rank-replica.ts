@@ -20,6 +20,14 @@ export interface PlacedAccount {
   scores: number[];
 }
 
+/** A board of the replica (RankReplica.board). */
+export interface ReplicaBoard {
+  /** Accounts scoring above 0. */
+  scored(): number;
+  /** How many of them rank ahead of (score, accountId): higher score, or equal score and lower id. */
+  countAhead(score: number, accountId: number): number;
+}
+
 const NO_SCOPE = -1;
 /** Entries put in sets between two pauses of a build: ~0.1 s of the event loop at most on this kind of machine. */
 const PAUSE_EVERY = 250_000;
@@ -117,6 +125,23 @@ export class RankReplica {
       byColumn.set(this.columns[c], { ranks, totals: [...totals] });
     }
     return byColumn;
+  }
+
+  /**
+   * One column's board in one scope (a scope key of scopeKeysOf: `g` the global board) as the engine's sorted set
+   * holds it: how many accounts score above 0 there, and how many rank ahead of any (score, account id). Null when
+   * the replica has no such column or scope.
+   */
+  board(column: string, scopeKey: string): ReplicaBoard | null {
+    const c = this.columns.indexOf(column);
+    const scope = this.scopeIds.get(scopeKey);
+    if (c < 0 || scope === undefined) return null;
+    // Looked up on each call: the scope's set is created by the first account placed there.
+    const sets = this.sets[c];
+    return {
+      scored: () => sets[scope]?.size ?? 0,
+      countAhead: (score, accountId) => sets[scope]?.countAhead(score, accountId) ?? 0,
+    };
   }
 
   /** A slot for an account the replica does not hold yet (its cell and scores are the caller's to set). */
