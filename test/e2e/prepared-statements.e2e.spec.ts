@@ -6,6 +6,7 @@
  */
 import { QueryRunner } from 'typeorm';
 import { MAX_PER_CONNECTION, statementName } from '../../src/database/preparing-client';
+import { queryWithoutJit } from '../../src/database/query-without-jit';
 import { startTestApp, TestContext } from '../support/test-app';
 
 const PREPARED = `SELECT name, statement FROM pg_prepared_statements ORDER BY name`;
@@ -78,5 +79,15 @@ describe('statements prepared once per connection', () => {
       expect(tracked.body).toMatchObject({ accountId: 1, currentRanks: null });
       expect((await post('/v1/account.getInfo', { id: { accountId: 1_000_000 + i } })).status).toBe(404);
     }
+  });
+
+  it('runs a statement without JIT compilation where asked, prepared like any other, and only that statement', async () => {
+    const text = `SELECT current_setting('jit') AS jit, $1::int AS n`;
+    const runs = await Promise.all([1, 2, 3].map((n) => queryWithoutJit(ctx.dataSource, text, [n])));
+    expect(runs).toEqual([[{ jit: 'off', n: 1 }], [{ jit: 'off', n: 2 }], [{ jit: 'off', n: 3 }]]);
+    // SET LOCAL ends with its transaction: the pool's connections keep the server's setting.
+    const [{ setting }] = await ctx.dataSource.query(`SELECT reset_val AS setting FROM pg_settings WHERE name = 'jit'`);
+    const plain = await Promise.all(Array.from({ length: 20 }, () => ctx.dataSource.query(`SELECT current_setting('jit') AS jit`)));
+    expect(new Set(plain.map(([row]) => row.jit))).toEqual(new Set([setting]));
   });
 });

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { REDIS } from '../../common/redis/redis.module';
+import { queryWithoutJit } from '../../database/query-without-jit';
 import { BoardScope } from '../../ranks/rank-reader.service';
 import { accountOf, memberOf } from '../../ranks/rank-scopes';
 import { ReplicaBoard } from '../../ranks/replica/rank-replica';
@@ -103,7 +104,8 @@ export class ChangeSnapshotComputer {
    * most of them), one probe of ix_account_updates_account_completed each the earlier run.
    */
   private async moverIds(window: ChangeWindow): Promise<number[]> {
-    const rows: { account_id: number }[] = await this.dataSource.query(
+    const rows = await queryWithoutJit<{ account_id: number }>(
+      this.dataSource,
       `SELECT a.account_id FROM accounts a
         WHERE a.updated_at >= now() - make_interval(days => $1)
           AND EXISTS (SELECT 1 FROM account_updates p
@@ -120,7 +122,8 @@ export class ChangeSnapshotComputer {
    */
   private async storedMovers(column: string, window: ChangeWindow): Promise<Mover[]> {
     const { counter } = CHANGE_COLUMNS.find((c) => c.column === column)!;
-    const rows: { account_id: number; cur: number | string | null; old: string | null }[] = await this.dataSource.query(
+    const rows = await queryWithoutJit<{ account_id: number; cur: number | string | null; old: string | null }>(
+      this.dataSource,
       `SELECT a.account_id, a.${column} AS cur, f.old
          FROM accounts a
         CROSS JOIN LATERAL (
