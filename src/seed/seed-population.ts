@@ -31,7 +31,7 @@ export interface SeedReport {
   groups: number;
   views: number;
   derived: string[];
-  /** Seconds per phase (`finish` and `views` run side by side, each timed from their common start). */
+  /** Seconds per phase. */
   timings: Record<'load' | 'indexes' | 'finish' | 'views' | 'derived' | 'total', number>;
 }
 
@@ -113,22 +113,15 @@ export async function seedPopulation(config: AppConfig, options: SeedOptions): P
       log(`restored ${structures.length} indexes and foreign keys in ${timings.indexes} s`);
     }
     phase = Date.now();
-    // The views live in Redis only: they are written while PostgreSQL finishes (one backend at a time, so a core
-    // would otherwise idle).
-    const viewing = seedProfileViews(config, options.seed, options.accounts, parameters.nowMs).then((count) => {
-      timings.views = seconds(phase);
-      return count;
-    });
-    const finishing = (async () => {
-      const milestones = await insertScarcityMilestones(admin, firstCrafts);
-      const universe = new Universe({ seed: options.seed, accounts: options.accounts, tickMs: config.simulator.tickMs });
-      const groups = await seedGroups(admin, universe, config.groups.serviceGroupId, new Date(parameters.nowMs));
-      log(`stored ${groups} groups`);
-      for (const table of [...SEED_TABLE_NAMES, 'badges', 'apps', 'groups']) await admin.query(`VACUUM (ANALYZE) ${table}`);
-      timings.finish = seconds(phase);
-      return { milestones, groups };
-    })();
-    const [{ milestones, groups }, views] = await Promise.all([finishing, viewing]);
+    const milestones = await insertScarcityMilestones(admin, firstCrafts);
+    const universe = new Universe({ seed: options.seed, accounts: options.accounts, tickMs: config.simulator.tickMs });
+    const groups = await seedGroups(admin, universe, config.groups.serviceGroupId, new Date(parameters.nowMs));
+    log(`stored ${groups} groups`);
+    for (const table of [...SEED_TABLE_NAMES, 'badges', 'apps', 'groups']) await admin.query(`VACUUM (ANALYZE) ${table}`);
+    timings.finish = seconds(phase);
+    phase = Date.now();
+    const views = await seedProfileViews(config, options.seed, options.accounts, parameters.nowMs);
+    timings.views = seconds(phase);
     phase = Date.now();
     const derived = await rebuildInTwoProcesses(config);
     timings.derived = seconds(phase);
