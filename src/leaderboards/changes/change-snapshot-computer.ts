@@ -47,9 +47,9 @@ export class ChangeSnapshotComputer {
     const movers = isLiveWindow(window)
       ? await this.liveMovers(keys, version, board, window)
       : await this.storedMovers(board.column, window);
-    // This process's replica of the board answers the look-ups in microseconds each; without one (the worker, a
-    // replica still loading) Redis answers them, a script per BEATS_PER_SCRIPT.
-    const local = this.replica.board(board.column, 'g') ?? undefined;
+    // This process's replica of the board (one scope: the global board) answers the look-ups in microseconds each;
+    // without one (the worker, a replica still loading) Redis answers them, a script per BEATS_PER_SCRIPT.
+    const local = board.scopes.length === 1 ? this.replica.board(board.column, board.scopes[0]) : undefined;
     const scored = local ? local.scored() : await this.redis.zcard(board.key);
     const changedCur = sortedKeys(movers.filter((m) => m.changed && m.cur > 0).map((m) => [m.cur, m.member]));
     const changedOld = sortedKeys(movers.filter((m) => m.changed && m.old > 0).map((m) => [m.old, m.member]));

@@ -97,10 +97,11 @@ export class RankReplicaService implements OnApplicationBootstrap, OnApplication
 
   /**
    * A column's board in one scope from this process's replica (RankReplica.board), for computations that would
-   * otherwise look up thousands of ranks in Redis; undefined when this process has no complete replica.
+   * otherwise look up thousands of ranks in Redis; undefined when this process has no complete replica (or it holds
+   * no such board).
    */
-  board(column: string, scopeKey: string): ReplicaBoard | null | undefined {
-    return this.replica ? this.replica.board(column, scopeKey) : undefined;
+  board(column: string, scopeKey: string): ReplicaBoard | undefined {
+    return this.replica?.board(column, scopeKey) ?? undefined;
   }
 
   private stop(): void {
