@@ -5,6 +5,7 @@ import { LeaderboardAccount } from './dto/leaderboard-account.dto';
 import { AccountRoleEntity } from './entities/account-role.entity';
 import { AccountEntity } from './entities/account.entity';
 import { RawJson } from '../common/wire/raw-json';
+import { idsForGenericPlan } from '../database/generic-plan-ids';
 import { CARD_TEXT, CARD_VALUES, CardText, CardValues, cardOf, cardRoles, rawCardOf } from './mappers/card-values';
 
 /** The roles of the accounts `$1` names, joined once per statement (cardRoles). */
@@ -39,7 +40,7 @@ export class LeaderboardAccountsService {
   async byIds(accountIds: number[]): Promise<Map<number, LeaderboardAccount>> {
     const cards = new Map<number, LeaderboardAccount>();
     if (!accountIds.length) return cards;
-    const [{ cards: values }]: { cards: CardValues[] | null }[] = await this.accounts.query(CARDS_SQL, [accountIds]);
+    const [{ cards: values }]: { cards: CardValues[] | null }[] = await this.accounts.query(CARDS_SQL, [idsForGenericPlan(accountIds)]);
     for (const v of values ?? []) cards.set(v[0], cardOf(v));
     return cards;
   }
@@ -51,7 +52,7 @@ export class LeaderboardAccountsService {
   async rawByIds(accountIds: number[]): Promise<Map<number, RawJson<LeaderboardAccount>>> {
     const cards = new Map<number, RawJson<LeaderboardAccount>>();
     if (!accountIds.length) return cards;
-    const [{ cards: texts }]: { cards: CardText[] | null }[] = await this.accounts.query(RAW_CARDS_SQL, [accountIds]);
+    const [{ cards: texts }]: { cards: CardText[] | null }[] = await this.accounts.query(RAW_CARDS_SQL, [idsForGenericPlan(accountIds)]);
     for (const card of texts ?? []) cards.set(card[0], rawCardOf(card));
     return cards;
   }
@@ -65,7 +66,7 @@ export class LeaderboardAccountsService {
     if (!accountIds.length) return { cards, updated };
     const [row]: { cards: CardText[] | null; updated: Record<string, number | null> | null }[] = await this.accounts.query(
       RAW_CARDS_UPDATED_SQL,
-      [accountIds],
+      [idsForGenericPlan(accountIds)],
     );
     for (const card of row.cards ?? []) cards.set(card[0], rawCardOf(card));
     for (const [id, ms] of Object.entries(row.updated ?? {})) if (ms !== null) updated.set(Number(id), Number(ms));
@@ -79,7 +80,9 @@ export class LeaderboardAccountsService {
   async withHidden(accountIds: number[]): Promise<{ cards: Map<number, LeaderboardAccount>; hidden: Set<number> }> {
     const cards = new Map<number, LeaderboardAccount>();
     if (!accountIds.length) return { cards, hidden: new Set() };
-    const [row]: { cards: CardValues[] | null; hidden: number[] }[] = await this.accounts.query(CARDS_WITH_HIDDEN_SQL, [accountIds]);
+    const [row]: { cards: CardValues[] | null; hidden: number[] }[] = await this.accounts.query(CARDS_WITH_HIDDEN_SQL, [
+      idsForGenericPlan(accountIds),
+    ]);
     for (const v of row.cards ?? []) cards.set(v[0], cardOf(v));
     return { cards, hidden: new Set(row.hidden) };
   }

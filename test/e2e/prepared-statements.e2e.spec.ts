@@ -5,11 +5,15 @@
  * configured exactly as the service runs it.
  */
 import { QueryRunner } from 'typeorm';
+import { AccountRoleEntity } from '../../src/accounts/entities/account-role.entity';
+import { AccountEntity } from '../../src/accounts/entities/account.entity';
+import { LeaderboardAccountsService } from '../../src/accounts/leaderboard-accounts.service';
 import { MAX_PER_CONNECTION, statementName } from '../../src/database/preparing-client';
 import { queryWithoutJit } from '../../src/database/query-without-jit';
 import { startTestApp, TestContext } from '../support/test-app';
 
 const PREPARED = `SELECT name, statement FROM pg_prepared_statements ORDER BY name`;
+const PLANS = `SELECT statement, generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements`;
 
 describe('statements prepared once per connection', () => {
   let ctx: TestContext;
@@ -34,6 +38,39 @@ describe('statements prepared once per connection', () => {
     expect(await runner.query(text, [41])).toEqual([{ next: 42 }]);
     const mine = (await prepared()).filter((row) => row.statement === text);
     expect(mine).toEqual([{ name: statementName(text), statement: text }]);
+  });
+
+  it('keeps the generic plan of a card statement for fewer than ten accounts, with the same cards', async () => {
+    await ctx.apiKey(1); // tracks account 1
+    // Enough accounts, and statistics saying so, for the planner to price the array's length (rolled back after).
+    await runner.startTransaction();
+    const plans = async (match: string) =>
+      ((await runner.query(PLANS)) as { statement: string; generic: number; custom: number }[]).filter((row) =>
+        row.statement.includes(match),
+      );
+    try {
+      await runner.query(`INSERT INTO accounts (account_id) SELECT generate_series(2000000, 2050000)`);
+      await runner.query('ANALYZE accounts');
+      // The service on this runner's connection alone, whose plan cache pg_prepared_statements shows.
+      const cards = new LeaderboardAccountsService(
+        runner.manager.getRepository(AccountEntity),
+        runner.manager.getRepository(AccountRoleEntity),
+      );
+      for (let i = 0; i < 8; i++) {
+        const { cards: shown, hidden } = await cards.withHidden([1, 1_000_000 + i]);
+        expect([...shown.keys()]).toEqual([1]);
+        expect(hidden.size).toBe(0);
+      }
+      const [statement] = await plans('AS hidden');
+      // PostgreSQL plans its first five executions for their parameters, then keeps the generic plan.
+      expect(statement).toMatchObject({ generic: 3, custom: 5 });
+      // Why: the same text given the two ids as they are is planned again on every execution.
+      const text = `${statement.statement}\n`;
+      for (let i = 0; i < 8; i++) await runner.query(text, [[1, 1_000_000 + i]]);
+      expect((await plans(text)).find((row) => row.statement === text)).toMatchObject({ generic: 0, custom: 8 });
+    } finally {
+      await runner.rollbackTransaction();
+    }
   });
 
   it('leaves several statements in one text, DDL and transaction control unnamed, and they still run', async () => {
