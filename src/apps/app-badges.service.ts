@@ -5,6 +5,7 @@ import { BadgeCatalogService } from '../badges/badge-catalog.service';
 import { notFound } from '../common/problem/problem.exception';
 import { AccountBadgeInfo, V1AppListBadgesResponseBody } from './dto/app-badges.dto';
 import { toAppBadge } from './mappers/app-badge.mapper';
+import { idsForGenericPlan } from '../database/generic-plan-ids';
 
 /** `app.listBadges`: the badges of one app with holder statistics, and the caller's own progress on them. */
 @Injectable()
@@ -31,7 +32,7 @@ export class AppBadgesService {
     if (!badgeIds.length) return new Map();
     const rows: { badge_id: number; level: number; xp: number; completion_time: Date }[] = await this.dataSource.query(
       'SELECT badge_id, level, xp, completion_time FROM account_badges WHERE account_id = $1 AND badge_id = ANY($2)',
-      [accountId, badgeIds],
+      [accountId, idsForGenericPlan(badgeIds)],
     );
     return new Map(rows.map((row) => [row.badge_id, { completionTime: row.completion_time.toISOString(), level: row.level, xp: row.xp }]));
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { idsForGenericPlan } from '../database/generic-plan-ids';
 
 /** A badge definition with what the service knows of its holders, computed from stored account badges. */
 export interface BadgeStatistics {
@@ -138,7 +139,7 @@ export class BadgeCatalogService {
     if (!ids.length) return [];
     return parse(
       await this.dataSource.query(`${SELECT_STATISTICS}, ${CARD_COUNT} ${FROM} ${CARD_COUNT_JOIN} WHERE b.id = ANY($1) ORDER BY b.id`, [
-        ids,
+        idsForGenericPlan(ids),
       ]),
     );
   }

@@ -12,7 +12,7 @@ export const GENERIC_PLAN_ARRAY_LENGTH = 10;
  * repeating the last one. The repeats change no answer (`= ANY` matches a row once, and a btree scan drops repeated
  * keys before it reads); ten ids or more are passed as they are.
  */
-export function idsForGenericPlan(ids: readonly number[]): number[] {
+export function idsForGenericPlan<T extends number | string>(ids: readonly T[]): T[] {
   const padded = [...ids];
   while (padded.length && padded.length < GENERIC_PLAN_ARRAY_LENGTH) padded.push(padded[padded.length - 1]);
   return padded;

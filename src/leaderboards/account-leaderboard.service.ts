@@ -9,6 +9,7 @@ import { RankedEntry } from '../ranks/rank-reader.service';
 import { RankReader } from '../ranks/rank-reader.service';
 import { APP_BOARDS, COLUMN_BOARDS, DEFAULT_WINDOW, MAX_WINDOW } from './account-boards';
 import { BoardPage, BoardPageService } from './board-page.service';
+import { idsForGenericPlan } from '../database/generic-plan-ids';
 import {
   V1LeaderboardGetAccountLeaderboardRequestBody as Request,
   V1LeaderboardGetAccountLeaderboardResponseBody as Response,
@@ -71,7 +72,7 @@ export class AccountLeaderboardService {
   private async badgeInfo(badgeId: number, entries: RankedEntry[]) {
     const rows: { account_id: number; completion_time: Date; level: number; xp: number }[] = await this.dataSource.query(
       'SELECT account_id, completion_time, level, xp FROM account_badges WHERE badge_id = $1 AND account_id = ANY($2)',
-      [badgeId, entries.map((entry) => entry.accountId)],
+      [badgeId, idsForGenericPlan(entries.map((entry) => entry.accountId))],
     );
     const byAccount = new Map(rows.map((row) => [row.account_id, row]));
     return (entry: RankedEntry) => {
