@@ -117,20 +117,15 @@ export async function seedPopulation(config: AppConfig, options: SeedOptions): P
     // VACUUM (ANALYZE) works a table in one backend: one after another they left a core idle for a third of this
     // phase. Two lanes instead, one per connection: each writes its table, vacuums it, then takes the next table.
     const tables = [...SEED_TABLE_NAMES, 'badges', 'apps'].filter((table) => table !== 'activity_events');
-    const vacuumRest = async (client: Client) => {
+    const lane = async <T>(client: Client, write: Promise<T>, written: string): Promise<T> => {
+      const result = await write;
+      await client.query(`VACUUM (ANALYZE) ${written}`);
       for (let table = tables.shift(); table; table = tables.shift()) await client.query(`VACUUM (ANALYZE) ${table}`);
+      return result;
     };
     const [milestones, groups] = await Promise.all([
-      insertScarcityMilestones(admin, firstCrafts).then(async (inserted) => {
-        await admin.query('VACUUM (ANALYZE) activity_events');
-        await vacuumRest(admin);
-        return inserted;
-      }),
-      seedGroups(helper, universe, config.groups.serviceGroupId, new Date(parameters.nowMs)).then(async (inserted) => {
-        await helper.query('VACUUM (ANALYZE) groups');
-        await vacuumRest(helper);
-        return inserted;
-      }),
+      lane(admin, insertScarcityMilestones(admin, firstCrafts), 'activity_events'),
+      lane(helper, seedGroups(helper, universe, config.groups.serviceGroupId, new Date(parameters.nowMs)), 'groups'),
     ]);
     log(`stored ${groups} groups`);
     timings.finish = seconds(phase);
