@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateOpenApiJson } from '../src/common/openapi/generate';
+import { generateOpenApiJson } from '../src/openapi-json';
 
 /** `npm run openapi`: rewrites openapi.json from the code; a test fails while the two differ. */
 generateOpenApiJson()

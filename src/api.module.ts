@@ -14,13 +14,14 @@ import { SimulatorHostService } from './platform/simulator-host.service';
 import { AuthModule } from './auth/auth.module';
 import { StreamTicketsModule } from './auth/stream-tickets/stream-tickets.module';
 import { CredentialGuard } from './auth/guards/credential.guard';
-import { HealthController, StoreHealthIndicators } from './common/health/health.controller';
-import { JsonBodyMiddleware } from './common/http/json-body.middleware';
+import { HealthController, StoreHealthIndicators } from './health/health.controller';
+import { JsonBodyMiddleware, LARGE_BODY_ROUTES } from './common/http/json-body.middleware';
 import { JsonBodyPool } from './common/http/json-body-pool';
+import { uploadImagesBodyRoute } from './images/upload-body-route';
 import { LargeBodyGate } from './common/large-bodies/large-body-gate';
 import { RequestSchemas, WireValidationPipe } from './common/http/validation';
-import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
-import { SchemasController } from './common/openapi/schemas.controller';
+import { JsonSchemaRegistry } from './openapi/json-schema.registry';
+import { SchemasController } from './openapi/schemas.controller';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
@@ -64,6 +65,7 @@ export class ApiModule implements NestModule {
         JsonSchemaRegistry,
         RequestSchemas,
         JsonBodyPool,
+        { provide: LARGE_BODY_ROUTES, useValue: [uploadImagesBodyRoute(config)] },
         LargeBodyGate,
         SimulatorHostService,
         StoreHealthIndicators,

@@ -5,8 +5,8 @@ import { ApiModule } from './api.module';
 import { RequestSchemas } from './common/http/validation';
 import { JsonLogger } from './common/logging/json-logger';
 import { nestLogger } from './common/logging/pino';
-import { JsonSchemaRegistry } from './common/openapi/json-schema.registry';
-import { createOpenApiDocument } from './common/openapi/openapi';
+import { JsonSchemaRegistry } from './openapi/json-schema.registry';
+import { createOpenApiDocument } from './openapi/openapi';
 import { AppConfig } from './config/app-config';
 import { linkWireSchemas } from './common/wire/schema-link';
 

@@ -2,7 +2,7 @@ import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { exitOnBootFailure } from './boot';
 import { withHugePageMalloc } from './common/lifecycle/huge-pages';
-import { GET_THE_STORES, unreachableStores } from './common/lifecycle/preflight';
+import { GET_THE_STORES, unreachableStores } from './preflight';
 import { JsonLogger } from './common/logging/json-logger';
 import { processConfig } from './config/config.module';
 import { configureLogging } from './common/logging/pino';

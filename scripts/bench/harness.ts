@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { steamId64Of } from '../../src/accounts/account.enums';
+import { steamId64Of } from '../../src/account-records/account.enums';
 import { PlatformClient } from '../../src/platform/client/platform-client';
 import { JsonLogger } from '../../src/common/logging/json-logger';
 import { AppConfig, loadConfig } from '../../src/config/app-config';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PlatformTotals } from '../stats/totals/platform-totals.service';
-import { Role } from './account.enums';
+import { Role } from '../account-records/account.enums';
 
 /** Operator actions used by the CLI: make an account row exist, grant roles. */
 @Injectable()

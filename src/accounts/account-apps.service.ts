@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SqlConditions } from '../common/sql-conditions';
+import { SqlConditions } from '../common/sql/sql-conditions';
 import { SearchTrendsService } from '../search/search-trends.service';
-import { AccountLookupService } from './account-lookup.service';
+import { AccountLookupService } from '../account-records/account-lookup.service';
 import { APPS_PAGE_SIZE, V1AccountListAppsRequest, V1AccountListAppsResponseBody } from './dto/list-apps.dto';
 
 /** `account.listApps`: an account's library with playtime, filtered, ordered and paged. */

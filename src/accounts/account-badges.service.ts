@@ -5,11 +5,11 @@ import { appBadgeText, HOLDING_INFO_TEXT } from '../apps/mappers/app-badge-text'
 import { V1AppBadge } from '../apps/dto/app-badges.dto';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
 import { addBadgeFilters, BADGE_NAME_ORDER } from '../badges/badge-filters';
-import { SqlConditions } from '../common/sql-conditions';
+import { SqlConditions } from '../common/sql/sql-conditions';
 import { holdRawJson, RawJson } from '../common/wire/raw-json';
 import { SearchTrendsService } from '../search/search-trends.service';
-import { AccountLookupService } from './account-lookup.service';
-import { AccountSearch } from './dto/account-search.dto';
+import { AccountLookupService } from '../account-records/account-lookup.service';
+import { AccountSearch } from '../account-records/dto/account-search.dto';
 import { BADGES_PAGE_SIZE, V1AccountListBadgesRequest, V1AccountListBadgesResponseBody } from './dto/list-badges.dto';
 
 const ORDER_COLUMNS = {

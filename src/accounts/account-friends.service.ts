@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { forbidden } from '../common/problem/problem.exception';
-import { AccountLookupService, AccountSelector } from './account-lookup.service';
-import { V1AccountListFriendsResponseBody } from './dto/leaderboard-account.dto';
-import { AccountFriendEntity } from './entities/account-friend.entity';
-import { LeaderboardAccountsService } from './leaderboard-accounts.service';
+import { AccountLookupService, AccountSelector } from '../account-records/account-lookup.service';
+import { V1AccountListFriendsResponseBody } from './dto/list-friends.dto';
+import { AccountFriendEntity } from '../account-records/entities/account-friend.entity';
+import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
 
 /** `account.listFriends`: the account's friends that this service tracks, with their profiles. */
 @Injectable()

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { AccountLookupService, AccountSelector, notTracked } from './account-lookup.service';
+import { AccountLookupService, AccountSelector, notTracked } from '../account-records/account-lookup.service';
 import { V1AccountGetInfoResponseBody } from './dto/account-profile.dto';
 import { V1AccountBadgeStats } from './dto/badge-stats.dto';
 import { V1AccountUpdateProgressResponseBody } from './dto/update-progress.dto';
-import { AccountUpdateEntity } from './entities/account-update.entity';
+import { AccountUpdateEntity } from '../account-records/entities/account-update.entity';
 import { scarcityBucket } from './mappers/badge-stats.mapper';
-import { UpdateProgressService } from './progress/update-progress.service';
+import { UpdateProgressService } from '../account-records/progress/update-progress.service';
 import { AccountViewsService } from './views/account-views.service';
 import { SearchTrendsService } from '../search/search-trends.service';
 import { JsonLogger } from '../common/logging/json-logger';

@@ -1,7 +1,7 @@
 import { Body, Controller, Ip } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../auth/auth.decorator';
-import { Principal } from '../auth/principal';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Principal } from '../common/auth/principal';
 import { RequestHeader } from '../common/http/request-header.decorator';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { AccountSettingsService } from './account-settings.service';

@@ -7,8 +7,8 @@ import { ClientInfo, SessionService } from '../auth/session.service';
 import { notFound, unauthorized } from '../common/problem/problem.exception';
 import { V1AccountGetSettingsBody } from './dto/account-settings.dto';
 import { V1AccountRefreshSessionBody } from './dto/refresh-session.dto';
-import { AccountSettingsEntity } from './entities/account-settings.entity';
-import { AccountEntity } from './entities/account.entity';
+import { AccountSettingsEntity } from '../account-records/entities/account-settings.entity';
+import { AccountEntity } from '../account-records/entities/account.entity';
 import { toSettingsBody } from './mappers/settings.mapper';
 import { AccountImagesService } from '../images/account-images.service';
 

@@ -4,15 +4,15 @@ import { DataSource } from 'typeorm';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
 import { addBadgeFilters, BADGE_NAME_ORDER } from '../badges/badge-filters';
 import { ProblemException, unprocessable } from '../common/problem/problem.exception';
-import { SqlConditions } from '../common/sql-conditions';
-import { AccountLookupService, AccountSelector } from './account-lookup.service';
+import { SqlConditions } from '../common/sql/sql-conditions';
+import { AccountLookupService, AccountSelector } from '../account-records/account-lookup.service';
 import {
   COMPARE_PAGE_SIZE,
   CompareOrderBy,
   V1AccountCompareBadgesRequestBody,
   V1AccountCompareBadgesResponseBody,
 } from './dto/compare-badges.dto';
-import { AccountEntity } from './entities/account.entity';
+import { AccountEntity } from '../account-records/entities/account.entity';
 import { Holding, toComparedTuple, toResolvedAccount } from './mappers/compare-badges.mapper';
 
 /** The sort key of a tuple (columns of `matched` below). */

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { toAppBadge } from '../apps/mappers/app-badge.mapper';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
-import { AccountLookupService, AccountSelector } from './account-lookup.service';
+import { AccountLookupService, AccountSelector } from '../account-records/account-lookup.service';
 import { V1AccountGetDataPointsResponseBody } from './dto/data-points.dto';
 
 interface HeldBadge {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemException } from '../common/problem/problem.exception';
 import { holdRawJson } from '../common/wire/raw-json';
-import { accountIdOf } from './account.enums';
-import { AccountLookupService, AccountSelector, notTracked } from './account-lookup.service';
+import { accountIdOf } from '../account-records/account.enums';
+import { AccountLookupService, AccountSelector, notTracked } from '../account-records/account-lookup.service';
 import { V1AccountFindFriendPathRequestBody, V1AccountFindFriendPathResponseBody } from './dto/friend-path.dto';
 import { FriendGraphCache } from './friends/friend-graph-cache.service';
 import { findFriendPaths } from './friends/friend-search';
-import { LeaderboardAccountsService } from './leaderboard-accounts.service';
+import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
 
 /** How far apart two accounts may be for `account.findFriendPath` to find them. */
 export const MAX_PATH_DEPTH = 6;

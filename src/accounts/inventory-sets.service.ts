@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AccountLookupService } from './account-lookup.service';
+import { AccountLookupService } from '../account-records/account-lookup.service';
 import { InventorySet, V1AccountListInventorySetsResponseBody } from './dto/inventory-sets.dto';
 
 interface CardRow {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AccountLookupService, AccountSelector } from './account-lookup.service';
+import { AccountLookupService, AccountSelector } from '../account-records/account-lookup.service';
 import { V1AccountListLeaderboardHistoryResponseBody } from './dto/leaderboard-history.dto';
 
 /** How far back `account.listLeaderboardHistory` reaches: a year of daily points per board at most. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { publicBadgeId } from '../badges/badge-catalog.service';
-import { AccountLookupService } from './account-lookup.service';
+import { AccountLookupService } from '../account-records/account-lookup.service';
 import { V1AccountBadgeOwnedBadgesResponseBody, V1AccountListCraftedLevelsResponseBody } from './dto/own-badges.dto';
 
 interface HeldBadge {

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LeaderboardAccount } from '../accounts/dto/leaderboard-account.dto';
-import { CARD_VALUES, CardValues, cardOf, cardRoles } from '../accounts/mappers/card-values';
+import { LeaderboardAccount } from '../account-records/dto/leaderboard-account.dto';
+import { CARD_VALUES, CardValues, cardOf, cardRoles } from '../account-records/cards/card-values';
 import { toAppBadge } from '../apps/mappers/app-badge.mapper';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
-import { SqlConditions } from '../common/sql-conditions';
+import { SqlConditions } from '../common/sql/sql-conditions';
 import { decodeCursor, encodeCursor } from '../common/wire/cursor';
 import { FEED_DEFAULT_LIMIT, V1ActivityEvent, V1ActivityListAccountFeedResponseBody } from './dto/activity.dto';
 import { ActivityEventEntity } from './entities/activity-event.entity';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
+import { LeaderboardAccountsModule } from '../account-records/cards/leaderboard-accounts.module';
 import { BadgesModule } from '../badges/badges.module';
 import { ActivityController } from './activity.controller';
 import { ActivityFeedService } from './activity-feed.service';

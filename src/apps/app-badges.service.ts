@@ -5,7 +5,7 @@ import { BadgeCatalogService } from '../badges/badge-catalog.service';
 import { notFound } from '../common/problem/problem.exception';
 import { AccountBadgeInfo, V1AppListBadgesResponseBody } from './dto/app-badges.dto';
 import { toAppBadge } from './mappers/app-badge.mapper';
-import { idsForGenericPlan } from '../database/generic-plan-ids';
+import { idsForGenericPlan } from '../common/sql/generic-plan-ids';
 
 /** `app.listBadges`: the badges of one app with holder statistics, and the caller's own progress on them. */
 @Injectable()

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { levelWalkSql } from '../database/level-walk';
-import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
+import { levelWalkSql } from '../common/sql/level-walk';
+import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
 import { decodeCursor, encodeCursor } from '../common/wire/cursor';
 import { AppListOwnersRequestBody, AppListOwnersResponseBody } from './dto/list-owners.dto';
 

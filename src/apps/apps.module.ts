@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
+import { LeaderboardAccountsModule } from '../account-records/cards/leaderboard-accounts.module';
 import { BadgesModule } from '../badges/badges.module';
 import { AppOwnersService } from './app-owners.service';
 import { AppBadgesService } from './app-badges.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { idsForGenericPlan } from '../database/generic-plan-ids';
+import { idsForGenericPlan } from '../common/sql/generic-plan-ids';
 
 /** A badge definition with what the service knows of its holders, computed from stored account badges. */
 export interface BadgeStatistics {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
+import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
 import { notFound } from '../common/problem/problem.exception';
 import { decodeCursor, encodeCursor } from '../common/wire/cursor';
 import { BadgeListCraftersRequestBody, BadgeListCraftersResponseBody } from './dto/list-crafters.dto';

@@ -1,4 +1,4 @@
-import { SqlConditions } from '../common/sql-conditions';
+import { SqlConditions } from '../common/sql/sql-conditions';
 import { BadgeStatistics } from './badge-catalog.service';
 
 /**

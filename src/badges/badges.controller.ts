@@ -1,7 +1,7 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../auth/auth.decorator';
-import { Principal } from '../auth/principal';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Principal } from '../common/auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { BadgeCraftersService } from './badge-crafters.service';
 import {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
+import { LeaderboardAccountsModule } from '../account-records/cards/leaderboard-accounts.module';
 import { BadgeCatalogService } from './badge-catalog.service';
 import { BadgeCraftersService } from './badge-crafters.service';
 import { BadgesController } from './badges.controller';

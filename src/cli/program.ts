@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Command, CommanderError, Option } from 'commander';
-import { ROLES, Role } from '../accounts/account.enums';
+import { ROLES, Role } from '../account-records/account.enums';
 import { DEVELOPER_APP_ENVIRONMENTS, DeveloperAppEnvironment } from '../auth/entities/api-key.entity';
 import type { AppConfig } from '../config/app-config';
 import { accountId, commaList, isoDate, MAX_ACCOUNT_ID, positiveInteger, UsageError } from './arguments';

@@ -25,7 +25,7 @@ let buildAtBoot = true;
 
 /**
  * Creates a context whose Redis keepers do not build at boot on an empty prefix: for a process that rebuilds the
- * keepers it wants itself (the seed's two rebuild processes, src/derived/rebuild-processes.ts), where a boot build
+ * keepers it wants itself (the seed's two rebuild processes, src/seed/rebuild-processes.ts), where a boot build
  * would build everything in the first process and make the second wait on its locks.
  */
 export async function withoutBootBuilds<T>(create: () => Promise<T>): Promise<T> {

@@ -1,8 +1,8 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { DeveloperApp } from '../accounts/dto/account-settings.dto';
-import { CurrentPrincipal } from '../auth/auth.decorator';
-import { Principal } from '../auth/principal';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Principal } from '../common/auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { DeveloperAppsService } from './developer-apps.service';
 import {

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { LeaderboardAccount } from '../accounts/dto/leaderboard-account.dto';
-import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
+import { LeaderboardAccount } from '../account-records/dto/leaderboard-account.dto';
+import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
 import { rankWindow } from '../common/wire/rank-window';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';

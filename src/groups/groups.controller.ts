@@ -1,6 +1,6 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AccountSearch } from '../accounts/dto/account-search.dto';
+import { AccountSearch } from '../account-records/dto/account-search.dto';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import {
   V1AccountListOwnedGroupsResponseBody,

@@ -7,8 +7,8 @@
  * Redis). It does not import the pipeline.
  */
 import { Module } from '@nestjs/common';
-import { AccountRecordsModule } from '../accounts/account-records.module';
-import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
+import { AccountRecordsModule } from '../account-records/account-records.module';
+import { LeaderboardAccountsModule } from '../account-records/cards/leaderboard-accounts.module';
 import { GroupBoardModule } from './group-board.module';
 import { GroupLeaderboardService } from './group-leaderboard.service';
 import { GroupLeaderboardController, OwnedGroupsController } from './groups.controller';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Not, Repository } from 'typeorm';
-import { AccountLookupService, AccountSelector } from '../accounts/account-lookup.service';
+import { AccountLookupService, AccountSelector } from '../account-records/account-lookup.service';
 import { forbidden } from '../common/problem/problem.exception';
 import { V1AccountListOwnedGroupsResponseBody } from './dto/groups.dto';
 import { GroupEntity } from './entities/group.entity';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { Image } from '../accounts/dto/profile-records.dto';
+import { Image } from '../account-records/dto/profile-records.dto';
 import { DecodedFields } from '../common/http/base64-fields';
 import { JsonLogger } from '../common/logging/json-logger';
 import { safeErrorFields } from '../common/logging/safe-error';

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../auth/auth.decorator';
+import { Public } from '../common/auth/auth.decorator';
 import { notFound } from '../common/problem/problem.exception';
 import { AccountImagesService } from './account-images.service';
 

@@ -1,4 +1,4 @@
-import { IMAGE_TYPES } from '../accounts/dto/profile-records.dto';
+import { IMAGE_TYPES } from '../account-records/dto/profile-records.dto';
 
 export type ImageType = (typeof IMAGE_TYPES)[number];
 

@@ -14,7 +14,7 @@
  *   `KEPT_PER_TYPE` uploads of a type are kept, the newest active. Files no row references are deleted.
  * - **Served** at `GET /images/<fileName>` with `Cache-Control: immutable`, a strong `ETag` (the hash) and 304s.
  * - **Listed** in the `images` of `account.getInfo` and `account.getSettings` (`AccountImagesService.list`).
- * - **Body limit**: this operation alone accepts bodies up to `IMAGE_UPLOAD_BODY_LIMIT_BYTES` (see
+ * - **Body limit**: this operation alone accepts bodies up to `IMAGE_UPLOAD_BODY_LIMIT_BYTES` (upload-body-route.ts,
  *   JsonBodyMiddleware); every other keeps `BODY_LIMIT_BYTES`.
  * - **Off the event loop**: the body is parsed and each `data` decoded on the JSON body thread; the controller gets
  *   the bytes through `@Base64Fields()` (the body's `data` is then ''), libvips and the SHA-256 run on the threadpool.

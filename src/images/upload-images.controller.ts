@@ -1,8 +1,8 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../auth/auth.decorator';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { Base64Fields, DecodedFields } from '../common/http/base64-fields';
-import { Principal } from '../auth/principal';
+import { Principal } from '../common/auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { AccountImagesService } from './account-images.service';
 import { V1AccountUploadImagesRequestBody, V1AccountUploadImagesResponseBody } from './dto/upload-images.dto';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { levelWalkSql } from '../database/level-walk';
+import { levelWalkSql } from '../common/sql/level-walk';
 import { FriendGraphCache } from '../accounts/friends/friend-graph-cache.service';
 import { NeighbourReader } from '../accounts/friends/friend-search';
-import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
-import { Principal } from '../auth/principal';
+import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
+import { Principal } from '../common/auth/principal';
 import { FindOwnersRequestBody, FindOwnersResponseBody, Owner } from './dto/find-owners.dto';
 import { ownerPaths } from './owner-paths';
 

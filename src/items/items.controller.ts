@@ -1,8 +1,8 @@
 import { Body, Controller, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../auth/auth.decorator';
-import { Principal } from '../auth/principal';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Principal } from '../common/auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { SharedAnswers } from '../common/shared-answers/shared-answers';
 import { FindOwnersRequestBody, FindOwnersResponseBody } from './dto/find-owners.dto';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
-import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
+import { LeaderboardAccountsModule } from '../account-records/cards/leaderboard-accounts.module';
 import { ItemOwnersService } from './item-owners.service';
 import { ItemsController } from './items.controller';
 

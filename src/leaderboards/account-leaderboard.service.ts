@@ -7,9 +7,9 @@ import { rankWindow } from '../common/wire/rank-window';
 import { LazyBoards } from '../ranks/lazy-boards.service';
 import { RankedEntry } from '../ranks/rank-reader.service';
 import { RankReader } from '../ranks/rank-reader.service';
-import { APP_BOARDS, COLUMN_BOARDS, DEFAULT_WINDOW, MAX_WINDOW } from './account-boards';
+import { APP_BOARDS, COLUMN_BOARDS, DEFAULT_WINDOW, MAX_WINDOW } from '../ranks/account-boards';
 import { BoardPage, BoardPageService } from './board-page.service';
-import { idsForGenericPlan } from '../database/generic-plan-ids';
+import { idsForGenericPlan } from '../common/sql/generic-plan-ids';
 import {
   V1LeaderboardGetAccountLeaderboardRequestBody as Request,
   V1LeaderboardGetAccountLeaderboardResponseBody as Response,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
+import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
 import { BoardScope, RankReader, RankedEntry } from '../ranks/rank-reader.service';
 import { scopeKeysOf } from '../ranks/rank-scopes';
 import { V1AccountLeaderboardAccount } from './dto/account-leaderboard.dto';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
-import { CARD_VALUES, CardValues, cardOf, cardRoles } from '../accounts/mappers/card-values';
+import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
+import { CARD_VALUES, CardValues, cardOf, cardRoles } from '../account-records/cards/card-values';
 import { RankReader } from '../ranks/rank-reader.service';
 import { BucketLeader, V1LeaderboardGetBucketLeadersRequestBody as Request } from './dto/bucket-leaders.dto';
 import { VALUE_BOARDS, ValueBoard } from './value-leaders/value-leaders.service';

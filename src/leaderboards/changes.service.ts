@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
-import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
+import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
 import { serviceUnavailable } from '../common/problem/problem.exception';
 import { holdRawJson } from '../common/wire/raw-json';
 import { REDIS } from '../common/redis/redis.module';
 import { aroundVersion, RankReader } from '../ranks/rank-reader.service';
 import { accountOf } from '../ranks/rank-scopes';
-import { COLUMN_BOARDS, SNAPSHOT_COUNTERS } from './account-boards';
+import { COLUMN_BOARDS, SNAPSHOT_COUNTERS } from '../ranks/account-boards';
 import { BoardChanges } from './changes/board-changes.service';
 import { LiveWindow, SetKind, isLiveWindow } from './changes/change-keys';
 import { ChangeRow, rankDelta, scoreDelta } from './changes/change-rows';

@@ -1,11 +1,11 @@
 import { Body, Controller, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal } from '../auth/auth.decorator';
-import { Principal } from '../auth/principal';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Principal } from '../common/auth/principal';
 import { SharedAnswers } from '../common/shared-answers/shared-answers';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
-import { MAX_WINDOW } from './account-boards';
+import { MAX_WINDOW } from '../ranks/account-boards';
 import { AccountLeaderboardService } from './account-leaderboard.service';
 import {
   V1LeaderboardGetAccountLeaderboardRequestBody,

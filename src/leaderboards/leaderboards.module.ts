@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
-import { AccountRecordsModule } from '../accounts/account-records.module';
+import { LeaderboardAccountsModule } from '../account-records/cards/leaderboard-accounts.module';
+import { AccountRecordsModule } from '../account-records/account-records.module';
 import { BoardChangesModule } from './changes/board-changes.module';
 import { BadgesModule } from '../badges/badges.module';
 import { RanksModule } from '../ranks/ranks.module';

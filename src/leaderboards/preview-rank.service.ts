@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AccountLookupService, notTracked } from '../accounts/account-lookup.service';
-import { LeaderboardAccountsService } from '../accounts/leaderboard-accounts.service';
+import { AccountLookupService, notTracked } from '../account-records/account-lookup.service';
+import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
 import { unprocessable } from '../common/problem/problem.exception';
 import { PreviewPlace, RankReader } from '../ranks/rank-reader.service';
 import { propertyOf } from '../ranks/rank-scopes';
-import { COLUMN_BOARDS } from './account-boards';
+import { COLUMN_BOARDS } from '../ranks/account-boards';
 import {
   PreviewAccount,
   V1LeaderboardPreviewAccountRankRequestBody as Request,

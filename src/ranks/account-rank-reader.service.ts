@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { REDIS } from '../common/redis/redis.module';
-import { CHANGE_BOARDS, COLUMN_BOARDS } from '../leaderboards/account-boards';
+import { CHANGE_BOARDS, COLUMN_BOARDS } from './account-boards';
 import { RankEngine } from './rank-engine.service';
 import { PROFILE_RANKS_LUA } from './profile-ranks.lua';
 import { RankReplicaService } from './replica/rank-replica.service';

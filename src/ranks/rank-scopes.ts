@@ -1,4 +1,4 @@
-import { COLUMN_BOARDS } from '../leaderboards/account-boards';
+import { COLUMN_BOARDS } from './account-boards';
 
 /** The five scopes of a rank, in the order of the profile's rank CSVs. */
 export const SCOPE_LEVELS = ['global', 'region', 'country', 'state', 'city'] as const;

@@ -7,10 +7,10 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { forbidden, serviceUnavailable, tooManyRequests } from '../common/problem/problem.exception';
-import { Principal } from '../auth/principal';
+import { Principal } from '../common/auth/principal';
 import { StatsEvents } from '../stats/events/stats-events';
-import { AccountLookupService, AccountSelector } from '../accounts/account-lookup.service';
-import { UpdateProgressService } from '../accounts/progress/update-progress.service';
+import { AccountLookupService, AccountSelector } from '../account-records/account-lookup.service';
+import { UpdateProgressService } from '../account-records/progress/update-progress.service';
 import { V1AccountRefreshInventoryResponseBody } from './dto/refresh.dto';
 import { ACCOUNT_UPDATE_QUEUE, AccountUpdateJob, AccountUpdatePayload, accountUpdateJobId } from './update-queue.constants';
 

@@ -1,4 +1,4 @@
-import { accountIdOf } from '../accounts/account.enums';
+import { accountIdOf } from '../account-records/account.enums';
 import { GroupPrivacy } from '../groups/group.enums';
 import { GroupMembersResult } from '../platform/client/platform.types';
 

@@ -11,8 +11,8 @@ import {
   PlayerBans,
   PlayerSummary,
 } from '../platform/client/platform.types';
-import { steamId64Of } from '../accounts/account.enums';
-import { UpdateStepName } from '../accounts/progress/update-steps';
+import { steamId64Of } from '../account-records/account.enums';
+import { UpdateStepName } from '../account-records/progress/update-steps';
 
 /** Everything one refresh reads from the platform about one account. */
 export interface PlatformSnapshot {

@@ -1,8 +1,8 @@
 import { InventoryItem } from '../platform/client/platform.types';
 import { ItemKind } from '../items/entities/inventory-item.entity';
-import { AccountPrivacy, accountIdOf } from '../accounts/account.enums';
-import { AccountEntity } from '../accounts/entities/account.entity';
-import { CounterSnapshot } from '../accounts/entities/account-update.entity';
+import { AccountPrivacy, accountIdOf } from '../account-records/account.enums';
+import { AccountEntity } from '../account-records/entities/account.entity';
+import { CounterSnapshot } from '../account-records/entities/account-update.entity';
 import { PlatformSnapshot } from './platform-snapshot';
 
 /** Platform visibility 3 is public; everything else reads as private to outsiders. */

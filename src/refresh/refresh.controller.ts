@@ -1,7 +1,7 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../auth/auth.decorator';
-import { Principal } from '../auth/principal';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Principal } from '../common/auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { AccountUpdateQueueService } from './account-update-queue.service';
 import { V1AccountQueueUpdateRequest, V1AccountRefreshInventoryResponseBody } from './dto/refresh.dto';

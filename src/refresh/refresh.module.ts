@@ -14,9 +14,9 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AccountRecordsModule } from '../accounts/account-records.module';
-import { AccountEntity } from '../accounts/entities/account.entity';
-import { AccountUpdateEntity } from '../accounts/entities/account-update.entity';
+import { AccountRecordsModule } from '../account-records/account-records.module';
+import { AccountEntity } from '../account-records/entities/account.entity';
+import { AccountUpdateEntity } from '../account-records/entities/account-update.entity';
 import { AppOwnerCountsModule } from '../apps/owners/app-owner-counts.module';
 import { BadgeHoldersModule } from '../badges/holders/badge-holders.module';
 import { ItemClassOwnersModule } from '../items/owners/item-class-owners.module';

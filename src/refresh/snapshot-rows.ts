@@ -1,7 +1,7 @@
 import { Holding, uniqueHoldings } from '../badges/holders/holdings-diff';
 import { Badge, Friend, InventoryItem, OwnedGame } from '../platform/client/platform.types';
 import { ItemKind } from '../items/entities/inventory-item.entity';
-import { accountIdOf } from '../accounts/account.enums';
+import { accountIdOf } from '../account-records/account.enums';
 import { PlatformSnapshot } from './platform-snapshot';
 import { itemKindOf } from './profile-fields';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { detectActivity } from '../activity/activity-detector';
-import { AccountEntity } from '../accounts/entities/account.entity';
-import { UpdateStepRecord } from '../accounts/entities/account-update.entity';
+import { AccountEntity } from '../account-records/entities/account.entity';
+import { UpdateStepRecord } from '../account-records/entities/account-update.entity';
 import { PlatformSnapshot, PlatformSnapshotReader } from '../refresh/platform-snapshot';
 import { counterSnapshot, profileFields } from '../refresh/profile-fields';
 import {
@@ -14,7 +14,7 @@ import {
   heldBadges,
   inventoryRow,
 } from '../refresh/snapshot-rows';
-import { UPDATE_STEPS } from '../accounts/progress/update-steps';
+import { UPDATE_STEPS } from '../account-records/progress/update-steps';
 import { Holding } from '../badges/holders/holdings-diff';
 import { Universe } from '../platform/simulator/universe/universe';
 import { hash, unit } from '../platform/simulator/random';

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Client } from 'pg';
 import { AppConfig } from '../config/app-config';
 import { prepareDatabase } from '../database/prepare-database';
-import { rebuildInTwoProcesses } from '../derived/rebuild-processes';
+import { rebuildInTwoProcesses } from './rebuild-processes';
 import { FirstCraft, SeedParameters } from './account-history';
 import { CopyLoad, restoreStructures, secondaryStructures, dropStructures } from './bulk-load';
 import { CatalogueObservations } from './catalogue-observations';

@@ -1,4 +1,4 @@
-import { AccountEntity } from '../accounts/entities/account.entity';
+import { AccountEntity } from '../account-records/entities/account.entity';
 import { SnakeNamingStrategy } from '../database/snake-naming.strategy';
 
 /**

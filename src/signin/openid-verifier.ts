@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { accountIdOf } from '../accounts/account.enums';
+import { accountIdOf } from '../account-records/account.enums';
 import { serviceUnavailable, unauthorized } from '../common/problem/problem.exception';
 import { JsonLogger } from '../common/logging/json-logger';
 import { AppConfig } from '../config/app-config';

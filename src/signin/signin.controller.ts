@@ -1,8 +1,8 @@
 import { Body, Controller, Ip, Req } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { CurrentPrincipal } from '../auth/auth.decorator';
-import { Principal } from '../auth/principal';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Principal } from '../common/auth/principal';
 import { clientAddress } from '../auth/rate-limit/client-address';
 import { RequestHeader } from '../common/http/request-header.decorator';
 import { WireOperation } from '../common/wire/wire-operation.decorator';

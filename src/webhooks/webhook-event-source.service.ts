@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { randomUUID, createHash } from 'node:crypto';
 import { mergeMap, Observable, Subscription } from 'rxjs';
 import { AccountEventMessage } from '../accounts/events/account-events.service';
-import { UpdateProgressService } from '../accounts/progress/update-progress.service';
+import { UpdateProgressService } from '../account-records/progress/update-progress.service';
 import { ActivityFeedService } from '../activity/activity-feed.service';
 import { ActivityRecorder } from '../activity/activity-recorder';
 import { JsonLogger } from '../common/logging/json-logger';

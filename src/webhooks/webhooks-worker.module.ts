@@ -1,8 +1,8 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AccountRecordsModule } from '../accounts/account-records.module';
-import { LeaderboardAccountsModule } from '../accounts/leaderboard-accounts.module';
+import { AccountRecordsModule } from '../account-records/account-records.module';
+import { LeaderboardAccountsModule } from '../account-records/cards/leaderboard-accounts.module';
 import { ActivityFeedService } from '../activity/activity-feed.service';
 import { ActivityRecorder } from '../activity/activity-recorder';
 import { BadgesModule } from '../badges/badges.module';

@@ -1,4 +1,4 @@
-import { LeaderboardAccountsService } from '../../src/accounts/leaderboard-accounts.service';
+import { LeaderboardAccountsService } from '../../src/account-records/cards/leaderboard-accounts.service';
 import { startTestApp, TestContext } from '../support/test-app';
 
 const ODD = 'Quote " back\\ slash / tab\t nl\n cr\r ctl\u0001\u001f del\u007f é 😀 \u2028\u2029 <>&';

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { freePort } from '../support/ports';
 import { join } from 'node:path';
-import { GET_THE_STORES } from '../../src/common/lifecycle/preflight';
+import { GET_THE_STORES } from '../../src/preflight';
 import { startTestApp, TestContext } from '../support/test-app';
 import { entrypoint, environOf } from '../support/entrypoints';
 

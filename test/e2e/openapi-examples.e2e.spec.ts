@@ -1,5 +1,5 @@
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
-import { EXAMPLE_ACCOUNT, WEBHOOK_EXAMPLES } from '../../src/common/openapi/request-examples';
+import { EXAMPLE_ACCOUNT, WEBHOOK_EXAMPLES } from '../../src/openapi/request-examples';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 
 interface Operation {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateOpenApiJson } from '../../src/common/openapi/generate';
+import { generateOpenApiJson } from '../../src/openapi-json';
 import { startTestApp, TestContext } from '../support/test-app';
 
 describe('OpenAPI document and Swagger UI', () => {

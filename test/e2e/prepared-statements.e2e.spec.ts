@@ -5,11 +5,11 @@
  * configured exactly as the service runs it.
  */
 import { QueryRunner } from 'typeorm';
-import { AccountRoleEntity } from '../../src/accounts/entities/account-role.entity';
-import { AccountEntity } from '../../src/accounts/entities/account.entity';
-import { LeaderboardAccountsService } from '../../src/accounts/leaderboard-accounts.service';
+import { AccountRoleEntity } from '../../src/account-records/entities/account-role.entity';
+import { AccountEntity } from '../../src/account-records/entities/account.entity';
+import { LeaderboardAccountsService } from '../../src/account-records/cards/leaderboard-accounts.service';
 import { MAX_PER_CONNECTION, statementName } from '../../src/database/preparing-client';
-import { queryWithoutJit } from '../../src/database/query-without-jit';
+import { queryWithoutJit } from '../../src/common/sql/query-without-jit';
 import { startTestApp, TestContext } from '../support/test-app';
 
 const PREPARED = `SELECT name, statement FROM pg_prepared_statements ORDER BY name`;

@@ -1,5 +1,5 @@
-import { AccountEntity } from '../../src/accounts/entities/account.entity';
-import { AccountRoleEntity } from '../../src/accounts/entities/account-role.entity';
+import { AccountEntity } from '../../src/account-records/entities/account.entity';
+import { AccountRoleEntity } from '../../src/account-records/entities/account-role.entity';
 import { toProfile } from '../../src/accounts/mappers/profile.mapper';
 import { profileRanksOf } from '../../src/accounts/mappers/profile-text';
 import { referenceBadgeCosts } from '../support/badge-costs-reference';

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { xpForLevel } from '../../src/platform/levels';
-import { COLUMN_BOARDS } from '../../src/leaderboards/account-boards';
+import { COLUMN_BOARDS } from '../../src/ranks/account-boards';
 import { LazyBoards } from '../../src/ranks/lazy-boards.service';
 import { RankEngine } from '../../src/ranks/rank-engine.service';
 import { RankReader } from '../../src/ranks/rank-reader.service';

@@ -1,7 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
-import { AUTH_POLICY } from '../../src/auth/auth.decorator';
+import { AUTH_POLICY } from '../../src/common/auth/auth.decorator';
 import { startTestApp, TestContext } from '../support/test-app';
 
 interface Route {

@@ -1,4 +1,4 @@
-import { GENERIC_PLAN_ARRAY_LENGTH, idsForGenericPlan } from '../../src/database/generic-plan-ids';
+import { GENERIC_PLAN_ARRAY_LENGTH, idsForGenericPlan } from '../../src/common/sql/generic-plan-ids';
 
 describe('idsForGenericPlan', () => {
   it('pads fewer than ten ids to ten by repeating the last, leaving the given array as it is', () => {

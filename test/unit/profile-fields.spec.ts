@@ -1,4 +1,4 @@
-import { AccountEntity } from '../../src/accounts/entities/account.entity';
+import { AccountEntity } from '../../src/account-records/entities/account.entity';
 import { scarcityBucket } from '../../src/accounts/mappers/badge-stats.mapper';
 import { PlatformSnapshot } from '../../src/refresh/platform-snapshot';
 import { counterSnapshot, itemKindOf, profileFields } from '../../src/refresh/profile-fields';

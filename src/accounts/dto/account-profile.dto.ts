@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACCOUNT_PRIVACY, AccountPrivacy, LAST_QUEUE_STATUS, LastQueueStatus } from '../account.enums';
-import { RANK_BOARDS } from '../../leaderboards/account-boards';
-import { Connection, Image, RoleRecord } from './profile-records.dto';
+import { ACCOUNT_PRIVACY, AccountPrivacy, LAST_QUEUE_STATUS, LastQueueStatus } from '../../account-records/account.enums';
+import { RANK_BOARDS } from '../../ranks/account-boards';
+import { Connection, CountryName, Image, LocationName, RoleRecord } from '../../account-records/dto/profile-records.dto';
 
 export class BestLeaderboardRank {
   @ApiProperty({ enum: RANK_BOARDS }) leaderboard: string;
@@ -10,15 +10,6 @@ export class BestLeaderboardRank {
 
 export class CurrentLeaderboardRank extends BestLeaderboardRank {
   @ApiProperty({ example: '2844566,180244,90233,1200,42', description: 'Ranked accounts per scope, same order.' }) totals: string;
-}
-
-export class LocationName {
-  @ApiProperty() name: string;
-}
-
-export class CountryName {
-  @ApiProperty({ example: 'Germany' }) name: string;
-  @ApiPropertyOptional({ example: 'DE' }) code?: string;
 }
 
 const counter = (description?: string) => ApiProperty({ type: 'integer', format: 'int32', minimum: 0, description });

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACCOUNT_PRIVACY, AccountPrivacy, ROLES } from '../account.enums';
+import { ACCOUNT_PRIVACY, AccountPrivacy, ROLES } from '../../account-records/account.enums';
 import { ANALYTICS_OUTCOMES } from '../../auth/entities/api-key-usage.entity';
 import { DEVELOPER_APP_ENVIRONMENTS } from '../../auth/entities/api-key.entity';
-import { Connection, Image } from './profile-records.dto';
+import { Connection, Image } from '../../account-records/dto/profile-records.dto';
 
 export class ChosenRole {
   @ApiProperty({ enum: ROLES }) role: string;

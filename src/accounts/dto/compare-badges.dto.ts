@@ -14,7 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { AccountSearch } from './account-search.dto';
+import { AccountSearch } from '../../account-records/dto/account-search.dto';
 import { SORT_DIRECTIONS } from './list-badges.dto';
 import { AppIdList } from '../../common/wire/app-id-list.decorator';
 

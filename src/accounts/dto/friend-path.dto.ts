@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { RawJson } from '../../common/wire/raw-json';
-import { AccountSearch } from './account-search.dto';
-import { LeaderboardAccount } from './leaderboard-account.dto';
+import { AccountSearch } from '../../account-records/dto/account-search.dto';
+import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 
 export class V1AccountFindFriendPathRequestBody {
   @ApiProperty({ type: AccountSearch }) @IsDefined() @ValidateNested() @Type(() => AccountSearch) from: AccountSearch;

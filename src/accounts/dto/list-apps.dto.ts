@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { AccountPageRequest } from './account-search.dto';
+import { AccountPageRequest } from '../../account-records/dto/account-search.dto';
 import { Range, SORT_DIRECTIONS } from './list-badges.dto';
 
 export const APP_ORDER_BY = ['appId', 'playtime'] as const;

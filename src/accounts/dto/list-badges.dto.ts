@@ -17,7 +17,7 @@ import {
 } from 'class-validator';
 import { INT64_SAFE_MAX } from '../../common/wire/bounds';
 import { V1AppBadge } from '../../apps/dto/app-badges.dto';
-import { AccountPageRequest } from './account-search.dto';
+import { AccountPageRequest } from '../../account-records/dto/account-search.dto';
 import { AppIdList } from '../../common/wire/app-id-list.decorator';
 
 export const BADGE_ORDER_BY = ['xp', 'level', 'scarcity', 'name', 'completion_time'] as const;

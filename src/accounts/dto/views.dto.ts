@@ -2,7 +2,7 @@ import { RawJson } from '../../common/wire/raw-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { TRENDING_WINDOWS } from '../../common/redis/trending-counter';
-import { LeaderboardAccount } from './leaderboard-account.dto';
+import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 
 export const VIEW_WINDOWS = TRENDING_WINDOWS;
 

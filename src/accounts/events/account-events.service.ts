@@ -4,7 +4,7 @@ import { filter, Observable } from 'rxjs';
 import { RedisChannel } from '../../common/redis/redis-channel';
 import { REDIS } from '../../common/redis/redis.module';
 import { ReplayTail, ReplayTails } from '../../common/replay/replay-tail';
-import { ProgressSnapshot, UpdateProgressService } from '../progress/update-progress.service';
+import { ProgressSnapshot, UpdateProgressService } from '../../account-records/progress/update-progress.service';
 
 /** A message on the account-events channel: update progress (queueing, the worker) or a profile view. */
 export type AccountEventMessage =

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccountLookupService } from '../account-lookup.service';
+import { AccountLookupService } from '../../account-records/account-lookup.service';
 
 /**
  * Refuses a stream of an account neither this service nor the platform knows with a 404 problem; an account not

@@ -1,8 +1,8 @@
 import { BadgeStatistics, badgeName, commonBadgeFields } from '../../badges/badge-catalog.service';
 import { appTypeOf, maxLevelOf } from '../../badges/badge-filters';
-import { steamId64Of } from '../account.enums';
+import { steamId64Of } from '../../account-records/account.enums';
 import { ComparedTuple, ResolvedAccount, TupleAccount } from '../dto/compare-badges.dto';
-import { AccountEntity } from '../entities/account.entity';
+import { AccountEntity } from '../../account-records/entities/account.entity';
 
 /** One compared account's hold of a badge. */
 export interface Holding {

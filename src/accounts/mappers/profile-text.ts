@@ -1,9 +1,9 @@
 import { sqlJsonIsoTime, sqlJsonMembers, sqlJsonString } from '../../common/wire/sql-json-text';
 import { BoardRanks } from '../../ranks/account-rank-reader.service';
 import { BestLeaderboardRank, CurrentLeaderboardRank } from '../dto/account-profile.dto';
-import { Image, RoleRecord } from '../dto/profile-records.dto';
+import { Image, RoleRecord } from '../../account-records/dto/profile-records.dto';
 import { PROFILE_EXTRAS_SQL } from '../profile-extras';
-import { LOCATION_TEXT, recordTextFields } from './card-values';
+import { LOCATION_TEXT, recordTextFields } from '../../account-records/cards/card-values';
 import { BadgeCosts } from '../../pricing/badge-costs';
 
 /**

@@ -3,9 +3,9 @@ import { UsageAnalytics } from '../../auth/api-key-usage.service';
 import { ApiKeyEntity } from '../../auth/entities/api-key.entity';
 import { UserSessionEntity } from '../../auth/entities/user-session.entity';
 import { DeveloperApp, DeveloperAppAnalytics, Session, V1AccountGetSettingsBody } from '../dto/account-settings.dto';
-import { Image } from '../dto/profile-records.dto';
-import { AccountSettingsEntity } from '../entities/account-settings.entity';
-import { AccountEntity } from '../entities/account.entity';
+import { Image } from '../../account-records/dto/profile-records.dto';
+import { AccountSettingsEntity } from '../../account-records/entities/account-settings.entity';
+import { AccountEntity } from '../../account-records/entities/account.entity';
 
 export function toAnalytics(usage: UsageAnalytics): DeveloperAppAnalytics {
   return {

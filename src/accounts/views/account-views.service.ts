@@ -3,7 +3,7 @@ import { hash } from 'node:crypto';
 import { WriteBehind } from '../../common/batching/write-behind';
 import { ReplayLog } from '../../common/replay/replay-log';
 import { TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
-import { UpdateProgressService } from '../progress/update-progress.service';
+import { UpdateProgressService } from '../../account-records/progress/update-progress.service';
 import { ViewHit, ViewTrends } from './view-trends';
 
 /** How long a view waits for others to be counted with (ms), and how many wait at most. */

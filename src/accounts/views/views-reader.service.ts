@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { holdRawJson } from '../../common/wire/raw-json';
-import { AccountLookupService, AccountSelector } from '../account-lookup.service';
+import { AccountLookupService, AccountSelector } from '../../account-records/account-lookup.service';
 import { AccountGetTrendingRequestBody, AccountGetTrendingResponseBody, AccountViewStats } from '../dto/views.dto';
-import { LeaderboardAccountsService } from '../leaderboard-accounts.service';
+import { LeaderboardAccountsService } from '../../account-records/cards/leaderboard-accounts.service';
 import { AccountViewsService } from './account-views.service';
 
 /** `account.getViewStats` and `account.getTrending`. */

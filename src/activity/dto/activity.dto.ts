@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { V1AppBadge } from '../../apps/dto/app-badges.dto';
 import { INT32_MAX } from '../../common/wire/bounds';
 import { CURSOR_MAX_LENGTH, CURSOR_PATTERN } from '../../common/wire/cursor';

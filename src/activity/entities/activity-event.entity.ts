@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { AccountEntity } from '../../accounts/entities/account.entity';
+import { AccountEntity } from '../../account-records/entities/account.entity';
 
 export const ACTIVITY_EVENT_TYPES = ['badge_crafted', 'level_milestone', 'rank_milestone', 'scarcity_milestone'] as const;
 export type ActivityEventType = (typeof ACTIVITY_EVENT_TYPES)[number];

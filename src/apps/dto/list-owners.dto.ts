@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
-import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { INT32_MAX } from '../../common/wire/bounds';
 import { CursorPageRequest } from '../../common/wire/cursor-page.dto';
 

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { AccountEntity } from '../../accounts/entities/account.entity';
+import { AccountEntity } from '../../account-records/entities/account.entity';
 
 export const DEVELOPER_APP_ENVIRONMENTS = ['production', 'development', 'staging'] as const;
 export type DeveloperAppEnvironment = (typeof DEVELOPER_APP_ENVIRONMENTS)[number];

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { AccountEntity } from '../../accounts/entities/account.entity';
+import { AccountEntity } from '../../account-records/entities/account.entity';
 
 /** A web-app session. Session and refresh tokens are kept only as SHA-256 hashes. */
 @Entity('user_sessions')

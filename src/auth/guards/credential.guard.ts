@@ -5,8 +5,8 @@ import { ProblemException, tooManyRequests, unauthorized } from '../../common/pr
 import { JsonLogger } from '../../common/logging/json-logger';
 import { WIRE_STREAM, type StreamOperation } from '../../common/wire/wire-operation.decorator';
 import { ApiKeyService } from '../api-key.service';
-import { AUTH_POLICY, AuthPolicy, NO_RATE_LIMIT } from '../auth.decorator';
-import { Principal } from '../principal';
+import { AUTH_POLICY, AuthPolicy, NO_RATE_LIMIT } from '../../common/auth/auth.decorator';
+import { Principal } from '../../common/auth/principal';
 import { clientAddress } from '../rate-limit/client-address';
 import { RateLimiter, RateSubject } from '../rate-limit/rate-limiter.service';
 import { StreamTicketService } from '../stream-tickets/stream-ticket.service';

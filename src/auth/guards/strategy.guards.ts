@@ -1,7 +1,7 @@
 import { ExecutionContext } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
-import { Principal } from '../principal';
+import { Principal } from '../../common/auth/principal';
 import { API_KEY_STRATEGY } from '../strategies/api-key.strategy';
 import { SESSION_STRATEGY } from '../strategies/session.strategy';
 

@@ -3,7 +3,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 import { unauthorized } from '../../common/problem/problem.exception';
 import { ApiKeyService } from '../api-key.service';
-import { Principal } from '../principal';
+import { Principal } from '../../common/auth/principal';
 
 export const API_KEY_STRATEGY = 'api-key';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 import { unauthorized } from '../../common/problem/problem.exception';
-import { Principal } from '../principal';
+import { Principal } from '../../common/auth/principal';
 import { SessionService } from '../session.service';
 
 export const SESSION_STRATEGY = 'session';

@@ -5,7 +5,7 @@ import type { StreamOperation } from '../../common/wire/wire-operation.decorator
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ApiKeyService } from '../api-key.service';
-import { Principal } from '../principal';
+import { Principal } from '../../common/auth/principal';
 import { hashSecret, randomToken } from '../secrets';
 import { SessionService } from '../session.service';
 

@@ -1,8 +1,8 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { WireOperation } from '../../common/wire/wire-operation.decorator';
-import { CurrentPrincipal } from '../auth.decorator';
-import { Principal } from '../principal';
+import { CurrentPrincipal } from '../../common/auth/auth.decorator';
+import { Principal } from '../../common/auth/principal';
 import { AuthCreateStreamTicketRequestBody, AuthCreateStreamTicketResponseBody } from './dto/stream-ticket.dto';
 import { STREAM_TICKET_TTL_SECONDS, StreamTicketService } from './stream-ticket.service';
 

@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { AccountAdminService } from '../../accounts/account-admin.service';
-import { Role } from '../../accounts/account.enums';
+import { Role } from '../../account-records/account.enums';
 import { ApiKeyService } from '../../auth/api-key.service';
 import { DeveloperAppEnvironment } from '../../auth/entities/api-key.entity';
 import { SessionService } from '../../auth/session.service';

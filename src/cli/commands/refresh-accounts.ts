@@ -1,7 +1,7 @@
 import { HttpStatus, INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { UpdateStatus } from '../../accounts/entities/account-update.entity';
-import { UpdateProgressService } from '../../accounts/progress/update-progress.service';
+import { UpdateStatus } from '../../account-records/entities/account-update.entity';
+import { UpdateProgressService } from '../../account-records/progress/update-progress.service';
 import { ProblemException } from '../../common/problem/problem.exception';
 import { AppConfig } from '../../config/app-config';
 import { AccountUpdateQueueService } from '../../refresh/account-update-queue.service';

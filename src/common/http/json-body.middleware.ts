@@ -3,7 +3,6 @@ import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { V1AccountUploadImagesRequestBody } from '../../images/dto/upload-images.dto';
 import { ClippedValue } from '../problem/clip-value';
 import { ProblemException, unprocessable, unsupportedMediaType } from '../problem/problem.exception';
 import { setDecodedFields } from './base64-fields';
@@ -32,6 +31,23 @@ const BODY_PARSER_DETAILS: Record<string, string> = {
 };
 
 /**
+ * An operation allowed a body larger than BODY_LIMIT_BYTES, received into shared memory and parsed off the event loop
+ * (JsonBodyMiddleware.offThread). The area owning the operation declares it and the API module hands the list in
+ * (LARGE_BODY_ROUTES), so that this parser knows no area.
+ */
+export interface LargeBodyRoute {
+  /** The route's path as declared, e.g. `/v1/account.uploadImages` (matched case-insensitively, like express). */
+  path: string;
+  limitBytes: number;
+  /** The name of the request schema checked on the worker thread. */
+  schema: string;
+  /** The body's base64 strings, decoded on the worker thread too. */
+  base64: Base64Paths;
+}
+
+export const LARGE_BODY_ROUTES = Symbol('LARGE_BODY_ROUTES');
+
+/**
  * JSON body parsing as Nest middleware (not app.use) so that malformed or oversized bodies reach the
  * problem-details filter like every other error. `$schema` is dropped from request objects: an earlier
  * revision let clients echo it, and it must not count as an unknown field.
@@ -49,16 +65,18 @@ export class JsonBodyMiddleware implements NestMiddleware {
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(LARGE_BODY_ROUTES) routes: LargeBodyRoute[],
     private readonly pool: JsonBodyPool,
     private readonly gate: LargeBodyGate,
   ) {
     const parser = (limit: number) => json({ limit, strict: false, inflate: false, type: JSON_TYPES, verify: refuseOversizedStructure });
     this.parse = parser(config.bodyLimitBytes);
-    // Images travel as base64 in JSON (the wire format), so their operation needs megabytes; nothing else does.
-    const uploadLimit = Math.max(config.bodyLimitBytes, config.images.uploadBodyLimitBytes);
-    this.generous = new Map([
-      ['/v1/account.uploadimages', this.offThread(uploadLimit, V1AccountUploadImagesRequestBody.name, [['images', '*', 'data']])],
-    ]);
+    this.generous = new Map(
+      routes.map((route) => [
+        route.path.toLowerCase(),
+        this.offThread(Math.max(config.bodyLimitBytes, route.limitBytes), route.schema, route.base64),
+      ]),
+    );
   }
 
   /**

@@ -12,7 +12,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { Auth, AuthPolicy } from '../../auth/auth.decorator';
+import { Auth, AuthPolicy } from '../auth/auth.decorator';
 import { ProblemDetailsDto } from '../problem/problem-details.dto';
 import { RESYNC_EVENT, STREAM_RETRY_MS } from '../replay/resumable-stream';
 import { StreamResyncRequired } from '../replay/stream-resync.dto';
@@ -68,7 +68,7 @@ export interface WireOperationOptions {
 /**
  * Declares one wire operation: route, status, credential policy, `$schema` name and the OpenAPI entry, so a
  * controller method carries its whole contract in one place and delegates the rest. Request examples are kept
- * apart, in `common/openapi/request-examples.ts`, because they must name things a fresh start has.
+ * apart, in `openapi/request-examples.ts`, because they must name things a fresh start has.
  */
 export function WireOperation(options: WireOperationOptions) {
   const decorators = [

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { AccountEntity } from '../../accounts/entities/account.entity';
+import { AccountEntity } from '../../account-records/entities/account.entity';
 
 /** One donation, in cents; without an account it is anonymous. Recorded by operators through the CLI. */
 @Entity('donations')

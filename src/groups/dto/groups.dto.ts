@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { RankWindowRequest } from '../../leaderboards/dto/rank-window.dto';
 import { GROUP_BOARDS, GROUP_PRIVACY, GroupBoard, GroupPrivacy } from '../group.enums';
 

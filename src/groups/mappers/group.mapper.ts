@@ -1,4 +1,4 @@
-import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { V1GroupLeaderboardGroup, V1OwnedGroup } from '../dto/groups.dto';
 import { GroupEntity } from '../entities/group.entity';
 

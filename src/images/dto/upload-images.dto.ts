@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsString, ValidateIf, ValidateNested } from 'class-validator';
-import { IMAGE_TYPES, Image } from '../../accounts/dto/profile-records.dto';
+import { IMAGE_TYPES, Image } from '../../account-records/dto/profile-records.dto';
 import { IMAGE_LIMITS, MAX_DATA_LENGTH } from '../image-formats';
 
 /** At most one image of each type per request. */

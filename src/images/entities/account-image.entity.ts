@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { AccountEntity } from '../../accounts/entities/account.entity';
+import { AccountEntity } from '../../account-records/entities/account.entity';
 import type { ImageFormat, ImageType } from '../image-formats';
 
 /**

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
-import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { INT64_SAFE_MAX } from '../../common/wire/bounds';
 
 export class FindOwnersRequestBody {

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { AccountOwnedEntity } from '../../accounts/entities/account-owned';
+import { AccountOwnedEntity } from '../../account-records/entities/account-owned';
 
 export const ITEM_KINDS = ['card', 'foil_card', 'booster', 'other'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];

@@ -1,6 +1,6 @@
 import { AppConfig } from '../../config/app-config';
 import { redisKey } from '../../common/redis/redis.module';
-import { COLUMN_BOARDS, SNAPSHOT_COUNTERS } from '../account-boards';
+import { COLUMN_BOARDS, SNAPSHOT_COUNTERS } from '../../ranks/account-boards';
 import { CHANGE_WINDOWS } from '../dto/changes.dto';
 
 export type ChangeWindow = (typeof CHANGE_WINDOWS)[number];

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { REDIS } from '../../common/redis/redis.module';
-import { queryWithoutJit } from '../../database/query-without-jit';
+import { queryWithoutJit } from '../../common/sql/query-without-jit';
 import { BoardScope } from '../../ranks/rank-reader.service';
 import { accountOf, memberOf } from '../../ranks/rank-scopes';
 import { ReplicaBoard } from '../../ranks/replica/rank-replica';

@@ -1,10 +1,10 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { AccountBadgeInfo } from '../../apps/dto/app-badges.dto';
 import { INT32_MAX } from '../../common/wire/bounds';
-import { ACCOUNT_BOARDS, AccountBoard } from '../account-boards';
+import { ACCOUNT_BOARDS, AccountBoard } from '../../ranks/account-boards';
 import { RankWindowRequest } from './rank-window.dto';
 
 export class V1AccountLeaderboardAppSearch {

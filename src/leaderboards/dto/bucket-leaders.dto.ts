@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 
 export const BUCKET_BOARDS = ['xp', 'apps'] as const;
 

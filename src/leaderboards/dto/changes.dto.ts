@@ -1,8 +1,8 @@
 import { RawJson } from '../../common/wire/raw-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
-import { AccountBoard, CHANGE_BOARDS } from '../account-boards';
+import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
+import { AccountBoard, CHANGE_BOARDS } from '../../ranks/account-boards';
 
 export const CHANGE_WINDOWS = ['24h', '7d', '30d', '90d', '1y'] as const;
 export const TOP_FILTERS = ['10', '50', '100', '500', '1000', 'all'] as const;

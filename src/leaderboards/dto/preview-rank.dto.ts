@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { AccountSearch } from '../../accounts/dto/account-search.dto';
-import { LeaderboardAccount } from '../../accounts/dto/leaderboard-account.dto';
+import { AccountSearch } from '../../account-records/dto/account-search.dto';
+import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { INT32_MAX } from '../../common/wire/bounds';
-import { AccountBoard, PREVIEW_BOARDS } from '../account-boards';
+import { AccountBoard, PREVIEW_BOARDS } from '../../ranks/account-boards';
 
 export class V1LeaderboardPreviewAccountRankRequestBody extends AccountSearch {
   @ApiProperty({ enum: PREVIEW_BOARDS, example: 'xp' }) @IsIn(PREVIEW_BOARDS) leaderboard: AccountBoard;

@@ -1,10 +1,10 @@
-import { exitOnBootFailure } from '../boot';
-import { JsonLogger } from '../common/logging/json-logger';
-import { configureLogging } from '../common/logging/pino';
-import { processConfig } from '../config/config.module';
-import { PlatformSimulator } from './simulator';
+import { exitOnBootFailure } from './boot';
+import { JsonLogger } from './common/logging/json-logger';
+import { configureLogging } from './common/logging/pino';
+import { processConfig } from './config/config.module';
+import { PlatformSimulator } from './platform/simulator';
 
-/** `npm run simulator`: the platform simulator on its own, on SIMULATOR_HOST:SIMULATOR_PORT. */
+/** `npm run simulator` and the compose service `simulator`: the platform simulator on its own, on SIMULATOR_HOST:SIMULATOR_PORT. */
 exitOnBootFailure(async () => {
   configureLogging({ process: 'simulator' });
   const { simulator: options, platform } = processConfig();

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Public } from '../../auth/auth.decorator';
-import { notFound } from '../problem/problem.exception';
+import { Public } from '../common/auth/auth.decorator';
+import { notFound } from '../common/problem/problem.exception';
 import { JsonSchemaRegistry } from './json-schema.registry';
 
 /** `GET /schemas/<Name>.json`: the documents that `$schema` links point to. */

@@ -1,5 +1,4 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { BadgeEntity } from '../../badges/entities/badge.entity';
 import { AccountOwnedEntity } from './account-owned';
 
 /** A badge an account holds, at its current level. */
@@ -11,9 +10,11 @@ export class AccountBadgeEntity extends AccountOwnedEntity {
   @PrimaryColumn('integer')
   badgeId: number;
 
-  @ManyToOne(() => BadgeEntity, { onDelete: 'CASCADE' })
+  // The badge catalogue's entity named rather than imported: the catalogue's area builds on the account records, not
+  // the reverse. The relation exists for its foreign key; nothing loads it.
+  @ManyToOne('BadgeEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'badge_id' })
-  badge?: BadgeEntity;
+  badge?: unknown;
 
   @Column('integer')
   level: number;

@@ -7,7 +7,7 @@ import { PlatformError } from '../platform/client/platform.errors';
 import { PlatformTotals } from '../stats/totals/platform-totals.service';
 import { accountIdOf, steamId64Of } from './account.enums';
 import { AccountEntity } from './entities/account.entity';
-import { selectList } from './leaderboard-accounts.service';
+import { selectList } from './cards/leaderboard-accounts.service';
 
 /** The 404 of an account the service does not track. */
 export const notTracked = () => notFound('The account is not tracked by this service; queue an update to add it.');

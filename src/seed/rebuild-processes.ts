@@ -15,8 +15,8 @@ import { ChildProcess, fork } from 'node:child_process';
 import { extname, join } from 'node:path';
 import { AppConfig } from '../config/app-config';
 import { WorkerModule } from '../worker.module';
-import { derivedStateKeepers, rebuildDerivedState } from './derived-state';
-import { withoutBootBuilds } from './versioned-redis-state';
+import { derivedStateKeepers, rebuildDerivedState } from '../derived/derived-state';
+import { withoutBootBuilds } from '../derived/versioned-redis-state';
 
 /** The keepers the child rebuilds: the largest build, about as long as all the others together. */
 export const CHILD_KEEPERS = ['board-changes'];

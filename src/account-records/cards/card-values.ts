@@ -3,7 +3,7 @@ import { sqlJsonIsoTime, sqlJsonString } from '../../common/wire/sql-json-text';
 import { AccountPrivacy } from '../account.enums';
 import { RoleRecord } from '../dto/profile-records.dto';
 import { LeaderboardAccount } from '../dto/leaderboard-account.dto';
-import { CardAccount, toLeaderboardAccount } from './profile.mapper';
+import { CardAccount, toLeaderboardAccount } from './account-record.mapper';
 
 /**
  * An account card as PostgreSQL sends it to a listing: one JSON array of its values, in the order of CARD_VALUES,

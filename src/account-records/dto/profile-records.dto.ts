@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ROLES } from '../account.enums';
 
 export const CONNECTION_PROVIDERS = ['discord', 'patreon', 'kick', 'reddit', 'twitch', 'youtube', 'x', 'domain'] as const;
@@ -30,4 +30,13 @@ export class RoleRecord {
   @ApiProperty({ enum: ROLES }) role: (typeof ROLES)[number];
   @ApiProperty({ type: 'integer', description: 'Higher means higher precedence.' }) rating: number;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) extras: Record<string, unknown> | null;
+}
+
+export class LocationName {
+  @ApiProperty() name: string;
+}
+
+export class CountryName {
+  @ApiProperty({ example: 'Germany' }) name: string;
+  @ApiPropertyOptional({ example: 'DE' }) code?: string;
 }

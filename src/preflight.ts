@@ -1,6 +1,6 @@
-import { AppConfig } from '../../config/app-config';
-import { ensureDatabase } from '../../database/ensure-database';
-import { checkRedis, reachingPostgres, StoreUnreachableError } from './store-unreachable';
+import { AppConfig } from './config/app-config';
+import { ensureDatabase } from './database/ensure-database';
+import { checkRedis, reachingPostgres, StoreUnreachableError } from './common/lifecycle/store-unreachable';
 
 /** The one line that gets both stores on a developer's machine; `npm start` prints it when one is missing. */
 export const GET_THE_STORES =

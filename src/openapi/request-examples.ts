@@ -1,4 +1,4 @@
-import { EXAMPLE_PNG_BASE64 } from '../../images/dto/upload-images.dto';
+import { EXAMPLE_PNG_BASE64 } from '../images/dto/upload-images.dto';
 
 /**
  * The request body Swagger UI puts in "Try it out" for each operation. Without one it builds a body from every

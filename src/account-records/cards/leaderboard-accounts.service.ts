@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { LeaderboardAccount } from './dto/leaderboard-account.dto';
-import { AccountRoleEntity } from './entities/account-role.entity';
-import { AccountEntity } from './entities/account.entity';
-import { RawJson } from '../common/wire/raw-json';
-import { idsForGenericPlan } from '../database/generic-plan-ids';
-import { CARD_TEXT, CARD_VALUES, CardText, CardValues, cardOf, cardRoles, rawCardOf } from './mappers/card-values';
+import { LeaderboardAccount } from '../dto/leaderboard-account.dto';
+import { AccountRoleEntity } from '../entities/account-role.entity';
+import { AccountEntity } from '../entities/account.entity';
+import { RawJson } from '../../common/wire/raw-json';
+import { idsForGenericPlan } from '../../common/sql/generic-plan-ids';
+import { CARD_TEXT, CARD_VALUES, CardText, CardValues, cardOf, cardRoles, rawCardOf } from './card-values';
 
 /** The roles of the accounts `$1` names, joined once per statement (cardRoles). */
 const ROLES_OF_IDS = cardRoles('r.account_id = ANY($1)');

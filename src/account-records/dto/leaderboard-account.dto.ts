@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ACCOUNT_PRIVACY, AccountPrivacy } from '../account.enums';
-import { CountryName, LocationName } from './account-profile.dto';
-import { Image, RoleRecord } from './profile-records.dto';
+import { CountryName, Image, LocationName, RoleRecord } from './profile-records.dto';
 
 const int = () => ApiProperty({ type: 'integer' });
 
@@ -45,13 +44,4 @@ export class LeaderboardAccount {
   @ApiPropertyOptional({ type: LocationName, nullable: true }) region?: LocationName | null;
   @ApiPropertyOptional({ type: LocationName, nullable: true }) state?: LocationName | null;
   @ApiPropertyOptional({ type: CountryName, nullable: true }) country?: CountryName | null;
-}
-
-export class V1AccountFriend extends LeaderboardAccount {
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) friendsSince: string | null;
-}
-
-export class V1AccountListFriendsResponseBody {
-  @ApiProperty({ type: [V1AccountFriend], nullable: true, description: 'The friends this service tracks, most recent friendship first.' })
-  friends: (V1AccountFriend | null)[] | null;
 }

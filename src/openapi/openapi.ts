@@ -1,8 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { BEARER_SCHEME } from '../../auth/auth.decorator';
-import { ProblemDetailsDto } from '../problem/problem-details.dto';
-import { problemExamples } from '../wire/problem-responses';
+import { BEARER_SCHEME } from '../common/auth/auth.decorator';
+import { ProblemDetailsDto } from '../common/problem/problem-details.dto';
+import { problemExamples } from '../common/wire/problem-responses';
 import { REQUEST_EXAMPLES } from './request-examples';
 
 /** Recursively orders object keys so the checked-in document diffs cleanly and deterministically. */

@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { AppConfig } from '../config/app-config';
-import { rebuildDerivedState } from './derived-state';
+import { rebuildDerivedState } from '../derived/derived-state';
 import { rebuildContext } from './rebuild-processes';
 
 process.once('message', (message: { config: AppConfig; only: string[] }) => {

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
-import { ApiModule } from '../../api.module';
-import { loadConfig } from '../../config/app-config';
-import { createOpenApiDocument, serializeOpenApi } from './openapi';
+import { ApiModule } from './api.module';
+import { loadConfig } from './config/app-config';
+import { createOpenApiDocument, serializeOpenApi } from './openapi/openapi';
 
 /**
  * The checked-in `openapi.json`, regenerated from the code. The API module boots in preview mode: its

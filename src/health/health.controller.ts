@@ -5,8 +5,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { NoRateLimit, Public } from '../../auth/auth.decorator';
-import { REDIS } from '../redis/redis.module';
+import { NoRateLimit, Public } from '../common/auth/auth.decorator';
+import { REDIS } from '../common/redis/redis.module';
 
 const PROBE_TIMEOUT_MS = 2000;
 
