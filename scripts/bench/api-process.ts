@@ -2,7 +2,7 @@ import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { Client } from 'pg';
 import { withHugePageMalloc } from '../../src/common/lifecycle/huge-pages';
 import { textFlag } from './harness';
@@ -74,9 +74,12 @@ export async function startApi(env: NodeJS.ProcessEnv, port: number, onLine?: (l
   // --cpu-prof DIR: the API writes a V8 CPU profile there when it stops (open it in Chrome's DevTools or speedscope).
   const profileDir = textFlag('cpu-prof');
   const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const api = spawn(process.execPath, [...profile, 'dist/src/main.js'], {
+  // --pauses FILE: the API appends its event-loop delay and GC pauses there every 5 s (pause-monitor.js).
+  const pauses = textFlag('pauses');
+  const monitor = pauses ? ['-r', join(__dirname, 'pause-monitor.js')] : [];
+  const api = spawn(process.execPath, [...profile, ...monitor, 'dist/src/main.js'], {
     cwd: ROOT,
-    env,
+    env: pauses ? { ...env, PAUSE_MONITOR_FILE: resolvePath(pauses) } : env,
     stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'inherit'],
   });
   if (onLine) createInterface({ input: api.stdout! }).on('line', onLine);

@@ -11,7 +11,7 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
 /**
  * `npm run bench:scale -- --accounts 100000 [--requests 2000 --seconds 20 --warmup-seconds 8 --run-in-seconds 30
  *   --timeout-ms 10000 --seed 1 --pairs 200]
- *   [--database NAME --redis-prefix PREFIX --only getInfo,getStats --keep-derived --cpu-prof DIR --api-processes N]`
+ *   [--database NAME --redis-prefix PREFIX --only getInfo,getStats --keep-derived --cpu-prof DIR --pauses FILE --api-processes N]`
  *
  * Latency and throughput of the read operations over a seeded population of N accounts (`npm run seed`), each
  * next to a `GET /health` baseline measured in the same run (first and again last; ratios against the faster). The
@@ -26,7 +26,8 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
  * `/health` baseline always runs); `--keep-derived` skips the rebuild (the code keeping it has not changed);
  * `--pairs` sets how many random pairs the friend path asks (200 by default, as the issue states it; more give
  * steadier figures on a noisy host); `--api-processes N` runs the API as N HTTP processes (API_PROCESSES, default 1 or
- * the environment's). Each row also gives the API's CPU time per answer (`apiCpuMsPerRequest`, from
+ * the environment's); `--pauses FILE` has the API append its event-loop delay and GC pauses to FILE every 5 s
+ * (pause-monitor.js). Each row also gives the API's CPU time per answer (`apiCpuMsPerRequest`, from
  * /proc, summed over the API process and its children: one per core with API_PROCESSES), steadier than latency on
  * a shared machine. Each operation is also compared with `GET /health` measured in rounds alternating with its own
  * (`…VsAdjacentHealth`: throughput and API CPU per answer), since the host's speed drifts within a run; and with the

@@ -8,7 +8,8 @@
  * in `changed` until there are enough of them to fold in (`compacted`).
  */
 import type { NeighbourReader } from './friend-search';
-import { IdIndex, pause } from '../../common/collections/id-index';
+import { IdIndex } from '../../common/collections/id-index';
+import { pause } from '../../common/scheduling/time-slices';
 
 const STEP = 1 << 18;
 const NONE = new Int32Array(0);

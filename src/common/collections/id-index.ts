@@ -3,9 +3,6 @@
  * they hold millions of entries.
  */
 
-/** Hands the event loop back to requests during a long build. */
-export const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** Account id (0 … 2³¹−1) → dense index: open addressing on typed arrays (a Map of millions costs ~5× the memory). */
 export class IdIndex {
   /** id + 1 per slot, 0 for an empty one. */

@@ -1,3 +1,5 @@
+import { TimeSlices } from '../../common/scheduling/time-slices';
+
 /**
  * One listed change, as the services pass it around and as the snapshots store it. When the account last moved is
  * read with its card (`accounts.updated_at`).
@@ -16,10 +18,11 @@ export interface ChangeRow {
  */
 export const ROW_BYTES = 3 * 4 + 2 * 8;
 
-export function packRows(rows: ChangeRow[]): Buffer {
+/** The rows packed, in slices (a snapshot of a 30-day window packs most of the population). */
+export async function packRows(rows: ChangeRow[], slices: TimeSlices): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(rows.length * ROW_BYTES);
-  rows.forEach((row, i) => {
-    const at = i * ROW_BYTES;
+  await slices.forEach(rows.length, (i) => {
+    const [row, at] = [rows[i], i * ROW_BYTES];
     buffer.writeUInt32LE(row.accountId, at);
     buffer.writeUInt32LE(row.oldRank, at + 4);
     buffer.writeUInt32LE(row.newRank, at + 8);
@@ -45,9 +48,9 @@ export function unpackRows(buffer: Buffer): ChangeRow[] {
 /** Positions into a snapshot's rows, as uint32, so a list ordered another way costs 4 bytes a row, not 28. */
 export const POSITION_BYTES = 4;
 
-export function packPositions(positions: number[]): Buffer {
+export async function packPositions(positions: number[], slices: TimeSlices): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(positions.length * POSITION_BYTES);
-  positions.forEach((position, i) => buffer.writeUInt32LE(position, i * POSITION_BYTES));
+  await slices.forEach(positions.length, (i) => buffer.writeUInt32LE(positions[i], i * POSITION_BYTES));
   return buffer;
 }
 

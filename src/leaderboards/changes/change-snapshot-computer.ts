@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { REDIS } from '../../common/redis/redis.module';
+import { TimeSlices } from '../../common/scheduling/time-slices';
 import { queryWithoutJit } from '../../common/sql/query-without-jit';
 import { BoardScope } from '../../ranks/rank-reader.service';
 import { accountOf, memberOf } from '../../ranks/rank-scopes';
@@ -44,30 +45,56 @@ export class ChangeSnapshotComputer {
   ) {}
 
   async compute(keys: ChangeKeys, version: string, board: BoardScope, window: ChangeWindow): Promise<ChangeRow[]> {
+    // Every mover of a window: most of the population at a million accounts for 30 days, seconds of sorting and
+    // counting. Done in slices (time-slices.ts), so that the process's requests go on meanwhile.
+    const slices = new TimeSlices();
     const movers = isLiveWindow(window)
       ? await this.liveMovers(keys, version, board, window)
-      : await this.storedMovers(board.column, window);
+      : await this.storedMovers(board.column, window, slices);
     // This process's replica of the board (one scope: the global board) answers the look-ups in microseconds each;
     // without one (the worker, a replica still loading) Redis answers them, a script per BEATS_PER_SCRIPT.
     const local = board.scopes.length === 1 ? this.replica.board(board.column, board.scopes[0]) : undefined;
     const scored = local ? local.scored() : await this.redis.zcard(board.key);
-    const changedCur = sortedKeys(movers.filter((m) => m.changed && m.cur > 0).map((m) => [m.cur, m.member]));
-    const changedOld = sortedKeys(movers.filter((m) => m.changed && m.old > 0).map((m) => [m.old, m.member]));
+    const pairs = async (keep: (m: Mover) => boolean, score: (m: Mover) => number): Promise<[number, string][]> =>
+      slices.map(await slices.filter(movers, keep), (m): [number, string] => [score(m), m.member]);
+    const changedCur = await slices.sort(
+      await pairs(
+        (m) => m.changed && m.cur > 0,
+        (m) => m.cur,
+      ),
+      inBoardOrder,
+    );
+    const changedOld = await slices.sort(
+      await pairs(
+        (m) => m.changed && m.old > 0,
+        (m) => m.old,
+      ),
+      inBoardOrder,
+    );
     const newAhead = await this.beats(
       board.key,
-      movers.filter((m) => m.cur > 0).map((m) => [m.cur, m.member]),
+      await pairs(
+        (m) => m.cur > 0,
+        (m) => m.cur,
+      ),
       local,
+      slices,
     );
     const oldAhead = await this.beats(
       board.key,
-      movers.filter((m) => m.changed && m.old > 0).map((m) => [m.old, m.member]),
+      await pairs(
+        (m) => m.changed && m.old > 0,
+        (m) => m.old,
+      ),
       local,
+      slices,
     );
     const hidden = await this.hidden();
     const rows: ChangeRow[] = [];
-    for (const m of movers) {
+    await slices.forEach(movers.length, (i) => {
+      const m = movers[i];
       const accountId = accountOf(m.member);
-      if (hidden.has(accountId)) continue;
+      if (hidden.has(accountId)) return;
       const newRank = m.cur > 0 ? newAhead.get(m.member)! + 1 : scored + 1;
       let oldRank: number;
       if (m.old <= 0) oldRank = 1 + scored - changedCur.length + changedOld.length;
@@ -76,7 +103,7 @@ export class ChangeSnapshotComputer {
         oldRank = 1 + ahead - countAhead(changedCur, m.old, m.member) + countAhead(changedOld, m.old, m.member);
       }
       rows.push({ accountId, oldRank, newRank, oldScore: m.old, newScore: m.cur });
-    }
+    });
     return rows;
   }
 
@@ -125,7 +152,7 @@ export class ChangeSnapshotComputer {
    * window-start score what its first run in the window that was not its first ever found before it ran (as
    * readPlacements has it for the live windows; a counter the run did not record counts as unchanged).
    */
-  private async storedMovers(column: string, window: ChangeWindow): Promise<Mover[]> {
+  private async storedMovers(column: string, window: ChangeWindow, slices: TimeSlices): Promise<Mover[]> {
     const { counter } = CHANGE_COLUMNS.find((c) => c.column === column)!;
     const rows = await queryWithoutJit<{ account_id: number; cur: number | string | null; old: string | null }>(
       this.dataSource,
@@ -140,7 +167,7 @@ export class ChangeSnapshotComputer {
         WHERE a.updated_at >= now() - make_interval(days => $1)`,
       [WINDOW_DAYS[window], counter],
     );
-    return rows.map((row) => {
+    return slices.map(rows, (row) => {
       const cur = Number(row.cur ?? 0);
       const recorded = row.old === null || row.old === '' ? NaN : Number(row.old);
       const old = Number.isFinite(recorded) ? recorded : cur;
@@ -149,10 +176,15 @@ export class ChangeSnapshotComputer {
   }
 
   /** How many entries of `key` (or of its replica, `local`) rank ahead of each (score, member), by member. */
-  private async beats(key: string, pairs: [number, string][], local: ReplicaBoard | undefined): Promise<Map<string, number>> {
+  private async beats(
+    key: string,
+    pairs: [number, string][],
+    local: ReplicaBoard | undefined,
+    slices: TimeSlices,
+  ): Promise<Map<string, number>> {
     const ahead = new Map<string, number>();
     if (local) {
-      for (const [score, member] of pairs) ahead.set(member, local.countAhead(score, accountOf(member)));
+      await slices.forEach(pairs.length, (i) => ahead.set(pairs[i][1], local.countAhead(pairs[i][0], accountOf(pairs[i][1]))));
       return ahead;
     }
     for (let i = 0; i < pairs.length; i += BEATS_PER_SCRIPT) {
@@ -169,9 +201,9 @@ export class ChangeSnapshotComputer {
   }
 }
 
-/** (score, member) pairs in board order: higher score first, then the greater member (the lower account id). */
-function sortedKeys(pairs: [number, string][]): [number, string][] {
-  return pairs.sort(([sa, ma], [sb, mb]) => sb - sa || (ma < mb ? 1 : ma > mb ? -1 : 0));
+/** Board order of (score, member) pairs: higher score first, then the greater member (the lower account id). */
+function inBoardOrder([sa, ma]: [number, string], [sb, mb]: [number, string]): number {
+  return sb - sa || (ma < mb ? 1 : ma > mb ? -1 : 0);
 }
 
 /** How many pairs of a board-ordered array rank ahead of (score, member) (binary search). */

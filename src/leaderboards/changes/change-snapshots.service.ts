@@ -8,6 +8,7 @@ import { BoardScope } from '../../ranks/rank-reader.service';
 import { BoardChanges } from './board-changes.service';
 import { ChangeKeys, ChangeWindow, isLiveWindow } from './change-keys';
 import { ChangeRow, ROW_BYTES, byChange, packPositions, packRows, rankDelta, scoreDelta, unpackRows } from './change-rows';
+import { TimeSlices } from '../../common/scheduling/time-slices';
 import { READ_SNAPSHOT } from './change-scripts';
 import { ChangeSnapshotComputer } from './change-snapshot-computer';
 
@@ -229,25 +230,35 @@ export class ChangeSnapshots {
    * into them, all in one transaction with the meta; then keeps the snapshots under their budget.
    */
   private async store(version: string, board: BoardScope, window: ChangeWindow, rows: ChangeRow[], started: number): Promise<void> {
-    const up = rows.filter((row) => scoreDelta(row) > 0).sort(byChange(scoreDelta));
-    const down = rows.filter((row) => scoreDelta(row) < 0).sort(byChange(scoreDelta));
-    const ordered = [...up, ...down, ...rows.filter((row) => scoreDelta(row) === 0)];
-    const positions = new Map(ordered.map((row, i) => [row, i]));
-    const inTop = (row: ChangeRow) => Math.min(row.oldRank, row.newRank) <= TOP;
-    const lists: Record<(typeof POSITION_LISTS)[number], ChangeRow[]> = {
-      'rank-up': ordered.filter((row) => rankDelta(row) > 0).sort(byChange(rankDelta)),
-      'rank-down': ordered.filter((row) => rankDelta(row) < 0).sort(byChange(rankDelta)),
-      'top-score-up': up.filter(inTop),
-      'top-score-down': down.filter(inTop),
-      'top-rank-up': ordered.filter((row) => inTop(row) && rankDelta(row) > 0).sort(byChange(rankDelta)),
-      'top-rank-down': ordered.filter((row) => inTop(row) && rankDelta(row) < 0).sort(byChange(rankDelta)),
+    // Sorted and packed in slices, as they were computed (time-slices.ts): hundreds of thousands of rows at a million
+    // accounts.
+    const slices = new TimeSlices();
+    const byScoreChange = byChange(scoreDelta);
+    const up = await slices.sort(await slices.filter(rows, (row) => scoreDelta(row) > 0), byScoreChange);
+    const down = await slices.sort(await slices.filter(rows, (row) => scoreDelta(row) < 0), byScoreChange);
+    const ordered = [...up, ...down, ...(await slices.filter(rows, (row) => scoreDelta(row) === 0))];
+    // The other lists are positions into `ordered`, filtered and sorted as positions. byChange orders any two rows
+    // (the account id breaks ties), so a top list is its full list filtered.
+    const positions = Array.from({ length: ordered.length }, (_, i) => i);
+    const inTop = (i: number) => Math.min(ordered[i].oldRank, ordered[i].newRank) <= TOP;
+    const byRank = byChange(rankDelta);
+    const byRankChange = (i: number, j: number) => byRank(ordered[i], ordered[j]);
+    const rankUp = await slices.sort(await slices.filter(positions, (i) => rankDelta(ordered[i]) > 0), byRankChange);
+    const rankDown = await slices.sort(await slices.filter(positions, (i) => rankDelta(ordered[i]) < 0), byRankChange);
+    const lists: Record<(typeof POSITION_LISTS)[number], number[]> = {
+      'rank-up': rankUp,
+      'rank-down': rankDown,
+      'top-score-up': await slices.filter(positions.slice(0, up.length), inTop),
+      'top-score-down': await slices.filter(positions.slice(up.length, up.length + down.length), inTop),
+      'top-rank-up': await slices.filter(rankUp, inTop),
+      'top-rank-down': await slices.filter(rankDown, inTop),
     };
     const key = (name: string) => this.keys.snapshot(version, board.column, window, name);
-    const packed = packRows(ordered);
+    const packed = await packRows(ordered, slices);
     const multi = this.redis.multi().set(key('rows'), packed, 'PX', TTL_MS);
     let bytes = packed.length;
     for (const list of POSITION_LISTS) {
-      const value = packPositions(lists[list].map((row) => positions.get(row)!));
+      const value = await packPositions(lists[list], slices);
       multi.set(key(list), value, 'PX', TTL_MS);
       bytes += value.length;
     }

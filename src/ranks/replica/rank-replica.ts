@@ -7,7 +7,8 @@
  * after every account scoring; the totals are the scopes' populations), so the two answer alike at every moment
  * they have seen the same placements; the rank-engine suite compares the profile with a recomputation.
  */
-import { IdIndex, pause } from '../../common/collections/id-index';
+import { IdIndex } from '../../common/collections/id-index';
+import { pause } from '../../common/scheduling/time-slices';
 import type { BoardRanks } from '../account-rank-reader.service';
 import { SCOPE_LEVELS, scopeKeysOf } from '../rank-scopes';
 import { boardOrder } from './board-order';
