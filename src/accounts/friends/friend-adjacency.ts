@@ -9,9 +9,8 @@
  */
 import type { NeighbourReader } from './friend-search';
 import { IdIndex } from '../../common/collections/id-index';
-import { pause } from '../../common/scheduling/time-slices';
+import { TimeSlices } from '../../common/scheduling/time-slices';
 
-const STEP = 1 << 18;
 const NONE = new Int32Array(0);
 
 /** Stored friendship rows (account, friend), appended as they are read. */
@@ -54,44 +53,45 @@ export class FriendAdjacency {
   /** Builds the graph from stored rows (either direction, duplicates and self-friendships allowed). */
   static async fromRows(rows: FriendRows): Promise<FriendAdjacency> {
     const { accounts, friends: named, length } = rows;
+    // Millions of rows at a million accounts (the API's boot, each compaction): built in slices (time-slices.ts), so
+    // that the process's requests go on meanwhile.
+    const slices = new TimeSlices();
     // About one account per six rows; the index grows if there are more.
     const index = new IdIndex(Math.max(1024, length >> 3));
     const from = new Int32Array(length);
     const to = new Int32Array(length);
-    for (let k = 0; k < length; k++) {
+    await slices.forEach(length, (k) => {
       from[k] = index.add(accounts[k]);
       to[k] = index.add(named[k]);
-      if ((k & (STEP - 1)) === STEP - 1) await pause();
-    }
+    });
     const n = index.size;
     const ids = new Int32Array(n);
     const offsets = new Int32Array(n + 1);
-    for (let k = 0; k < length; k++) {
+    await slices.forEach(length, (k) => {
       ids[from[k]] = accounts[k];
       ids[to[k]] = named[k];
-      if (from[k] === to[k]) continue;
+      if (from[k] === to[k]) return;
       offsets[from[k] + 1]++;
       offsets[to[k] + 1]++;
-    }
+    });
     for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
     const fill = offsets.slice(0, n);
     const list = new Int32Array(offsets[n]);
-    for (let k = 0; k < length; k++) {
-      if (from[k] === to[k]) continue;
+    await slices.forEach(length, (k) => {
+      if (from[k] === to[k]) return;
       list[fill[from[k]]++] = named[k];
       list[fill[to[k]]++] = accounts[k];
-    }
+    });
     // Each list sorted and without duplicates (most friendships are stored from both sides), compacted in place:
     // the write cursor never passes the read one.
     let write = 0;
-    for (let i = 0; i < n; i++) {
+    await slices.forEach(n, (i) => {
       const start = offsets[i];
       const end = offsets[i + 1];
       list.subarray(start, end).sort();
       offsets[i] = write;
       for (let r = start; r < end; r++) if (r === start || list[r] !== list[r - 1]) list[write++] = list[r];
-      if ((i & (STEP - 1)) === STEP - 1) await pause();
-    }
+    });
     offsets[n] = write;
     return new FriendAdjacency(index, ids, offsets, list.slice(0, write));
   }
@@ -168,10 +168,7 @@ export class FriendAdjacency {
     const emit = (id: number) => {
       for (const friend of this.friendsOf(id)) if (id < friend) rows.push(id, friend);
     };
-    for (let i = 0; i < this.ids.length; i++) {
-      emit(this.ids[i]);
-      if ((i & (STEP - 1)) === STEP - 1) await pause();
-    }
+    await new TimeSlices().forEach(this.ids.length, (i) => emit(this.ids[i]));
     for (const id of this.changed.keys()) if (this.index.get(id) < 0) emit(id);
     return FriendAdjacency.fromRows(rows);
   }

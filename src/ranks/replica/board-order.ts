@@ -3,14 +3,18 @@
  * sort by 16-bit digits, the id's two first and the inverted score's two last. A comparator sort of a million
  * accounts held the event loop ~0.7 s per column; this takes a few tens of ms.
  */
+import { TimeSlices } from '../../common/scheduling/time-slices';
+
 const DIGIT = 16;
 const BUCKETS = 1 << DIGIT;
 
-/** The indexes i in [0, length) with scores[i] > 0, in board order. */
-export function boardOrder(scores: Uint32Array, ids: Uint32Array, length: number): Uint32Array {
+/** The indexes i in [0, length) with scores[i] > 0, in board order; its passes in slices (time-slices.ts). */
+export async function boardOrder(scores: Uint32Array, ids: Uint32Array, length: number, slices = new TimeSlices()): Promise<Uint32Array> {
   let order = new Uint32Array(length);
   let scoring = 0;
-  for (let i = 0; i < length; i++) if (scores[i] > 0) order[scoring++] = i;
+  await slices.forEach(length, (i) => {
+    if (scores[i] > 0) order[scoring++] = i;
+  });
   order = order.subarray(0, scoring);
   let spare = new Uint32Array(scoring);
   const counts = new Uint32Array(BUCKETS);
@@ -23,13 +27,14 @@ export function boardOrder(scores: Uint32Array, ids: Uint32Array, length: number
   for (const [keys, shift, inverted] of passes) {
     counts.fill(0);
     const digit = (i: number) => ((inverted ? ~keys[i] : keys[i]) >>> shift) & (BUCKETS - 1);
-    for (let k = 0; k < scoring; k++) counts[digit(order[k])]++;
+    const [from, to] = [order, spare];
+    await slices.forEach(scoring, (k) => counts[digit(from[k])]++);
     for (let b = 0, sum = 0; b < BUCKETS; b++) {
       const n = counts[b];
       counts[b] = sum;
       sum += n;
     }
-    for (let k = 0; k < scoring; k++) spare[counts[digit(order[k])]++] = order[k];
+    await slices.forEach(scoring, (k) => (to[counts[digit(from[k])]++] = from[k]));
     [order, spare] = [spare, order];
   }
   return order;

@@ -8,7 +8,7 @@
  * they have seen the same placements; the rank-engine suite compares the profile with a recomputation.
  */
 import { IdIndex } from '../../common/collections/id-index';
-import { pause } from '../../common/scheduling/time-slices';
+import { TimeSlices } from '../../common/scheduling/time-slices';
 import type { BoardRanks } from '../account-rank-reader.service';
 import { SCOPE_LEVELS, scopeKeysOf } from '../rank-scopes';
 import { boardOrder } from './board-order';
@@ -30,8 +30,6 @@ export interface ReplicaBoard {
 }
 
 const NO_SCOPE = -1;
-/** Entries put in sets between two pauses of a build: ~0.1 s of the event loop at most on this kind of machine. */
-const PAUSE_EVERY = 250_000;
 
 export class RankReplica {
   private readonly index = new IdIndex(1024);
@@ -155,44 +153,37 @@ export class RankReplica {
 
   /**
    * Each column's sets from the added accounts: one sort per column (boardOrder), then each scope's share in that
-   * order, with a pause for the event loop after each step.
+   * order. In slices (time-slices.ts): at a million accounts a column's steps held the event loop 0.1–0.3 s each.
    */
   async fillSets(): Promise<void> {
+    const slices = new TimeSlices();
     const columns = this.columns.length;
     const slots = this.index.size;
     const { ids } = this;
     const score = new Uint32Array(slots);
     for (let c = 0; c < columns; c++) {
-      for (let slot = 0; slot < slots; slot++) score[slot] = this.scores[slot * columns + c];
-      const order = boardOrder(score, ids, slots);
-      await pause();
+      await slices.forEach(slots, (slot) => (score[slot] = this.scores[slot * columns + c]));
+      const order = await boardOrder(score, ids, slots, slices);
       // Each scope's share of the order, in that order: sized first, then filled.
       const sizes = new Uint32Array(this.populations.length);
-      for (let k = 0; k < order.length; k++) {
+      await slices.forEach(order.length, (k) => {
         const scopes = this.cellScopes[this.cellOfSlot[order[k]]];
         for (let level = 0; level < scopes.length; level++) if (scopes[level] !== NO_SCOPE) sizes[scopes[level]]++;
-      }
+      });
       const shares = Array.from(sizes, (size) => new Uint32Array(size));
       const filled = new Uint32Array(sizes.length);
-      for (let k = 0; k < order.length; k++) {
+      await slices.forEach(order.length, (k) => {
         const scopes = this.cellScopes[this.cellOfSlot[order[k]]];
         for (let level = 0; level < scopes.length; level++) {
           const scope = scopes[level];
           if (scope !== NO_SCOPE) shares[scope][filled[scope]++] = order[k];
         }
-      }
-      await pause();
-      let sinceTurn = 0;
+      });
       for (let scope = 0; scope < shares.length; scope++) {
         if (!shares[scope].length) continue;
         this.sets[c][scope] = RankedSet.fromSorted(score, ids, shares[scope]);
-        sinceTurn += shares[scope].length;
-        if (sinceTurn > PAUSE_EVERY) {
-          await pause();
-          sinceTurn = 0;
-        }
+        await slices.yieldIfDue();
       }
-      await pause();
     }
   }
 
