@@ -236,10 +236,10 @@ export class ChangeSnapshots {
     const byScoreChange = byChange(scoreDelta);
     const up = await slices.sort(await slices.filter(rows, (row) => scoreDelta(row) > 0), byScoreChange);
     const down = await slices.sort(await slices.filter(rows, (row) => scoreDelta(row) < 0), byScoreChange);
-    const ordered = [...up, ...down, ...(await slices.filter(rows, (row) => scoreDelta(row) === 0))];
+    const ordered = up.concat(down, await slices.filter(rows, (row) => scoreDelta(row) === 0));
     // The other lists are positions into `ordered`, filtered and sorted as positions. byChange orders any two rows
     // (the account id breaks ties), so a top list is its full list filtered.
-    const positions = Array.from({ length: ordered.length }, (_, i) => i);
+    const positions = await slices.map(ordered, (_, i) => i);
     const inTop = (i: number) => Math.min(ordered[i].oldRank, ordered[i].newRank) <= TOP;
     const byRank = byChange(rankDelta);
     const byRankChange = (i: number, j: number) => byRank(ordered[i], ordered[j]);
