@@ -17,7 +17,7 @@ const CHECK_EVERY = 1024;
 const RUN = 4096;
 
 /** Resolves on the loop's next turn, after the I/O callbacks waiting meanwhile. */
-export const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class TimeSlices {
   private sliceStart = performance.now();
