@@ -20,6 +20,9 @@ const CHUNK = 1_000;
  */
 const BEATS_PER_SCRIPT = 200;
 
+/** A score and the member holding it, as the boards order them (inBoardOrder). */
+type ScoredMember = [score: number, member: string];
+
 /** A mover of a window: its score now and at the window's start (equal when only others moved it). */
 interface Mover {
   member: string;
@@ -55,40 +58,14 @@ export class ChangeSnapshotComputer {
     // without one (the worker, a replica still loading) Redis answers them, a script per BEATS_PER_SCRIPT.
     const local = board.scopes.length === 1 ? this.replica.board(board.column, board.scopes[0]) : undefined;
     const scored = local ? local.scored() : await this.redis.zcard(board.key);
-    const pairs = async (keep: (m: Mover) => boolean, score: (m: Mover) => number): Promise<[number, string][]> =>
-      slices.map(await slices.filter(movers, keep), (m): [number, string] => [score(m), m.member]);
-    const changedCur = await slices.sort(
-      await pairs(
-        (m) => m.changed && m.cur > 0,
-        (m) => m.cur,
-      ),
-      inBoardOrder,
-    );
-    const changedOld = await slices.sort(
-      await pairs(
-        (m) => m.changed && m.old > 0,
-        (m) => m.old,
-      ),
-      inBoardOrder,
-    );
-    const newAhead = await this.beats(
-      board.key,
-      await pairs(
-        (m) => m.cur > 0,
-        (m) => m.cur,
-      ),
-      local,
-      slices,
-    );
-    const oldAhead = await this.beats(
-      board.key,
-      await pairs(
-        (m) => m.changed && m.old > 0,
-        (m) => m.old,
-      ),
-      local,
-      slices,
-    );
+    const pairs = async (keep: (m: Mover) => boolean, score: (m: Mover) => number): Promise<ScoredMember[]> =>
+      slices.map(await slices.filter(movers, keep), (m): ScoredMember => [score(m), m.member]);
+    const now = (m: Mover) => m.cur;
+    const before = (m: Mover) => m.old;
+    const changedCur = await slices.sort(await pairs((m) => m.changed && m.cur > 0, now), inBoardOrder);
+    const changedOld = await slices.sort(await pairs((m) => m.changed && m.old > 0, before), inBoardOrder);
+    const newAhead = await this.beats(board.key, await pairs((m) => m.cur > 0, now), local, slices);
+    const oldAhead = await this.beats(board.key, changedOld, local, slices);
     const hidden = await this.hidden();
     const rows: ChangeRow[] = [];
     await slices.forEach(movers.length, (i) => {
@@ -178,7 +155,7 @@ export class ChangeSnapshotComputer {
   /** How many entries of `key` (or of its replica, `local`) rank ahead of each (score, member), by member. */
   private async beats(
     key: string,
-    pairs: [number, string][],
+    pairs: ScoredMember[],
     local: ReplicaBoard | undefined,
     slices: TimeSlices,
   ): Promise<Map<string, number>> {
@@ -202,12 +179,12 @@ export class ChangeSnapshotComputer {
 }
 
 /** Board order of (score, member) pairs: higher score first, then the greater member (the lower account id). */
-function inBoardOrder([sa, ma]: [number, string], [sb, mb]: [number, string]): number {
+function inBoardOrder([sa, ma]: ScoredMember, [sb, mb]: ScoredMember): number {
   return sb - sa || (ma < mb ? 1 : ma > mb ? -1 : 0);
 }
 
 /** How many pairs of a board-ordered array rank ahead of (score, member) (binary search). */
-function countAhead(sorted: [number, string][], score: number, member: string): number {
+function countAhead(sorted: ScoredMember[], score: number, member: string): number {
   let [lo, hi] = [0, sorted.length];
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
