@@ -13,16 +13,22 @@ describe('graceful shutdown', () => {
     const ctx = await startTestApp('shutdown');
     await ctx.app.listen(0, '127.0.0.1');
     const port = (ctx.app.getHttpServer().address() as AddressInfo).port;
+    // The stream is open once its first event has arrived (a fixed wait was too short on a loaded machine).
+    let opened!: () => void;
+    const snapshot = new Promise<void>((resolve) => (opened = resolve));
     const ended = new Promise<string>((resolve, reject) => {
       const req = request({ port, host: '127.0.0.1', path: '/v1/stats.subscribe' }, (res) => {
         let body = '';
-        res.on('data', (chunk) => (body += chunk));
+        res.on('data', (chunk) => {
+          body += chunk;
+          if (body.includes('event: stats-snapshot')) opened();
+        });
         res.on('end', () => resolve(body));
       });
       req.on('error', reject);
       req.end();
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await snapshot;
     const started = Date.now();
     await ctx.app.close();
     const body = await ended;
