@@ -50,12 +50,12 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     redis.defineCommand(PLACE_ACCOUNT, { numberOfKeys: 1, lua: PLACE_ACCOUNT_LUA });
   }
 
-  /** The first process to start on an empty Redis builds the ranks before serving; the others find them built. */
   /** Starts the boot-time build now, so that it overlaps the other keepers' (see VersionedRedisState.startBootstrap). */
   onModuleInit(): void {
     this.state.startBootstrap();
   }
 
+  /** The first process to start on an empty Redis builds the ranks before serving; the others find them built. */
   onApplicationBootstrap(): Promise<void> {
     return this.state.bootstrap();
   }

@@ -39,12 +39,12 @@ export class BoardChanges implements DerivedStateKeeper, OnApplicationBootstrap,
     this.state = new VersionedRedisState(redis, this.keys, () => this.build());
   }
 
-  /** The first process to start on an empty Redis builds the state; the others find it built. */
   /** Starts the boot-time build now, so that it overlaps the other keepers' (see VersionedRedisState.startBootstrap). */
   onModuleInit(): void {
     this.state.startBootstrap();
   }
 
+  /** The first process to start on an empty Redis builds the state; the others find it built. */
   onApplicationBootstrap(): Promise<void> {
     return this.state.bootstrap();
   }
