@@ -56,15 +56,8 @@ export class CopyText {
   /** The accumulated text as UTF-8 in a buffer of its own (transferable to another thread), and a fresh start. */
   take(): Uint8Array {
     this.encodeText();
-    const bytes = this.encoded.length === 1 ? this.encoded[0] : new Uint8Array(this.encodedBytes);
-    if (this.encoded.length > 1) {
-      let offset = 0;
-      for (const part of this.encoded) {
-        bytes.set(part, offset);
-        offset += part.length;
-      }
-    }
-    this.encoded.length = 0;
+    const parts = this.encoded.splice(0);
+    const bytes = parts.length === 1 ? parts[0] : joined(parts, this.encodedBytes);
     this.encodedBytes = 0;
     this.rows = 0;
     return bytes;
@@ -80,3 +73,14 @@ export class CopyText {
 }
 
 const ENCODER = new TextEncoder();
+
+/** The parts in one new buffer (not Buffer.concat, whose small results share a pooled buffer: not transferable). */
+function joined(parts: Uint8Array[], length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return bytes;
+}
