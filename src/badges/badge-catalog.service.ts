@@ -149,6 +149,8 @@ export class BadgeCatalogService {
    * `holdings` selects `account_badges` rows (a page of them: the statistics are joined to its rows only), read as
    * `ab`; `order` sorts them again (as the page was); `itemText` and `order` read `ab`, `b`, `a`, `s`, `p` and `k`;
    * `columns` adds scalar subqueries, read once. One row even for an empty page, so a total is always read.
+   * Each holding's badge is looked up by its key (a lateral subquery kept apart by `OFFSET 0`): joined plainly, the
+   * planner hashed the whole badge catalogue (858 rows) for a page of 20, a third more of the statement's CPU.
    */
   async holdingsAsText<T extends object>(
     holdings: string,
@@ -159,7 +161,8 @@ export class BadgeCatalogService {
   ): Promise<{ text: string } & T> {
     const [row]: ({ text: string } & T)[] = await this.dataSource.query(
       `SELECT '[' || COALESCE(string_agg(${itemText}, ',' ORDER BY ${order}), '') || ']' AS text, ${columns}
-         FROM (${holdings}) ab JOIN badges b ON b.id = ab.badge_id ${JOINS} ${CARD_COUNT_JOIN}`,
+         FROM (${holdings}) ab CROSS JOIN LATERAL (SELECT * FROM badges b WHERE b.id = ab.badge_id OFFSET 0) b
+              ${JOINS} ${CARD_COUNT_JOIN}`,
       parameters,
     );
     return row;
