@@ -99,7 +99,7 @@ export async function readAsTheWorker(client: PlatformClient, ids: number[], con
 /**
  * What the host was doing beside the figures: its load, and whether it pages out idle page cache (a DAMON `pageout`
  * scheme, as machines of this kind run). With one, a table PostgreSQL has not read for that long is read from disk
- * again, which shows first in the p99s at a million accounts (docs/performance.md).
+ * again, which shows first in the p99s at a million accounts (docs/performance-history.md).
  */
 export function hostConditions(): string {
   const load = loadavg()

@@ -42,7 +42,7 @@ export function ids(count: number, max: number, salt: number): number[] {
 /**
  * Kept connections to the API on 127.0.0.1: one per request in flight. undici's client costs the load generator, which
  * shares the machine's two cores with the API, PostgreSQL and Redis, a fraction of what node:http's did (see
- * docs/performance.md, "a leaner load generator").
+ * docs/performance-history.md, "a leaner load generator").
  */
 export function connections(port: number, concurrency = CONCURRENCY): Pool {
   return new Pool(`http://127.0.0.1:${port}`, { connections: concurrency, pipelining: 1 });

@@ -105,7 +105,7 @@ export class AccountLookupService {
    * The account row by id as a plain object under the entity's property names (the columns are integers, text,
    * booleans and timestamps, which pg returns as TypeORM would): most account reads start here, and TypeORM's
    * `findOne` builds the statement and hydrates an entity on every call (with the API-key lookup, 3.6 % of the API's
-   * CPU profile under account.getInfo and stats.getStats load, docs/performance.md "Per-request cost").
+   * CPU profile under account.getInfo and stats.getStats load, docs/performance-history.md "Per-request cost").
    */
   private async byId(accountId: number): Promise<AccountEntity | null> {
     this.byIdSql ??= `SELECT ${selectList(this.accounts)} FROM accounts WHERE account_id = $1`;

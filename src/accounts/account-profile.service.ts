@@ -47,7 +47,7 @@ export class AccountProfileService {
   async getInfo(selector: AccountSelector, visitor?: string): Promise<RenderedJson> {
     // By id the statement itself proves the account is stored; a vanity is looked up first.
     const accountId = this.lookup.namedId(selector) ?? (await this.lookup.findTracked(selector)).accountId;
-    // Sent together, statement and script cost one round trip's wait rather than two in a row (docs/performance.md,
+    // Sent together, statement and script cost one round trip's wait rather than two in a row (docs/performance-history.md,
     // "the profile's ranks sent beside"); from the replica the ranks cost no round trip at all.
     const [rows, current] = await Promise.all([
       this.dataSource.query(PROFILE_TEXT_SQL, [accountId]) as Promise<ProfileTextRow[]>,

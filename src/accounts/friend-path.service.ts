@@ -12,7 +12,7 @@ import { LeaderboardAccountsService } from '../account-records/cards/leaderboard
 export const MAX_PATH_DEPTH = 6;
 /**
  * The most friendships one search may read. Between random accounts of a million (average 8 friends, hubs up to
- * 500) a search reads ~2,200 at the median and under 30,000 in 4,000 random pairs (docs/performance.md); past this
+ * 500) a search reads ~2,200 at the median and under 30,000 in 4,000 random pairs (docs/performance-history.md); past this
  * bound the answer is "no path found" rather than unbounded work.
  */
 export const MAX_FRIENDSHIPS_READ = 100_000;

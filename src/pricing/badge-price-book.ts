@@ -26,7 +26,7 @@ const PRICED_BADGES_SQL = `
  *
  * A profile's `normalBadgeCost` / `foilBadgeCost` / `appCost` are its badge levels at today's set prices. Summed in
  * the profile's statement they cost PostgreSQL a badge and a price look-up per badge held: about half of that
- * statement's time (docs/performance.md, "Profile costs from a price book"). The prices are few (two per priced app),
+ * statement's time (docs/performance-history.md, "Profile costs from a price book"). The prices are few (two per priced app),
  * the same for every profile, and move once per pricing cycle; so each API process keeps them here, and the statement
  * only returns the account's own badge ids and levels (profile-extras.ts), which `costsOf` prices.
  *

@@ -65,7 +65,7 @@ export async function restoreStructures(clients: Client[], structures: Structure
   const work = async (client: Client) => {
     // A small sort memory builds faster: the 17 indexes and 8 keys of a million accounts took 82–90 s with 64 MB
     // (PostgreSQL's default) against 121–128 s with 512 MB, the largest index alone 26–29 s against 42–50 s
-    // (docs/performance.md). Why was not measured (a guess: one large in-memory sort touches memory less locally
+    // (docs/performance-history.md). Why was not measured (a guess: one large in-memory sort touches memory less locally
     // than the merge of shorter sorted runs).
     await client.query(`SET maintenance_work_mem = '${INDEX_SORT_MEMORY}'`);
     for (let next = indexes.shift(); next; next = indexes.shift()) await client.query(next.definition);

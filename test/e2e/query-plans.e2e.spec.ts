@@ -1,5 +1,5 @@
 /**
- * Request-path index check (docs/performance.md): every SELECT / WITH (and the query of a DECLARE … CURSOR) the
+ * Request-path index check (docs/performance-history.md): every SELECT / WITH (and the query of a DECLARE … CURSOR) the
  * API process runs while serving a routed POST operation is planned again with `enable_seqscan = off`. On the
  * small test population the planner then still shows whether any index can serve it: a Seq Scan left on
  * `accounts`, `account_badges`, `account_apps`, `account_friends` or `groups` means none can, and the statement would read

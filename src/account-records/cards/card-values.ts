@@ -66,7 +66,7 @@ export const CARD_VALUES = `json_build_array(
  * a card from `accounts a` joins this, with `accounts` the condition on `r.account_id` that names the same accounts
  * (`r.account_id = ANY($1)`). The roles are aggregated in one scan for all of them, ordered as the profile lists them
  * (rating, then name). A subquery per card ran a scan per card, though most accounts have no roles: joined, a listing of
- * 30 cards costs PostgreSQL ~7 % less CPU (docs/performance.md, "The cards' roles joined").
+ * 30 cards costs PostgreSQL ~7 % less CPU (docs/performance-history.md, "The cards' roles joined").
  */
 export function cardRoles(accounts: string): string {
   return `LEFT JOIN (SELECT r.account_id,

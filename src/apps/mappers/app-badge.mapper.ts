@@ -4,7 +4,7 @@ import { AccountBadgeInfo, V1AppBadge } from '../dto/app-badges.dto';
 /**
  * `V1AppBadge` from a badge and its holder statistics; `accountInfo` when the subject account holds it. The fields are
  * assigned onto the common record, not spread with it into a new literal: V8 builds `{ ...record, more }` on a slow
- * path (microseconds per badge, and a page has 50; docs/performance.md).
+ * path (microseconds per badge, and a page has 50; docs/performance-history.md).
  */
 export function toAppBadge(badge: BadgeStatistics, accountInfo?: AccountBadgeInfo | null): V1AppBadge {
   const wire: V1AppBadge = Object.assign(commonBadgeFields(badge), {

@@ -14,7 +14,7 @@ const memoized = new WeakSet<Storage>();
  * then walks every class it has metadata for (`instanceof` against each) to find inherited ones, and
  * `groupByPropertyName` regroups the result: on each request, for each nested object (typestack/class-validator#2686).
  * An `account.getInfo` body spent 14 µs in the pipe, half of it there, and the look-ups allocated ~12 kB per request
- * (docs/performance.md, "Earlier: a noisier machine").
+ * (docs/performance-history.md, "Earlier: a noisier machine").
  *
  * Both answers depend only on their arguments and on the decorators registered, and a class's decorators, its
  * ancestors' included, are all registered when the class is defined, before it can be validated. A class defined

@@ -5,7 +5,7 @@
  * accounts, and each look-up lands in a block no other request touched lately. With 4 kB pages each such block also
  * misses the TLB, and on a virtual machine whose host backs it with small pages that walk is itself a chain of memory
  * reads: on one machine of this project's kind a look-up took 2.8 µs with them and 1.3 µs with 2 MB pages, and the
- * profile's API CPU was lower in seven interleaved pairs of eight (docs/performance.md, "huge pages for the replica").
+ * profile's API CPU was lower in seven interleaved pairs of eight (docs/performance-history.md, "huge pages for the replica").
  *
  * Node allocates an ArrayBuffer's memory with glibc's malloc, which backs what it maps with transparent huge pages when
  * `glibc.malloc.hugetlb=1` is among GLIBC_TUNABLES (glibc ≥ 2.35, on hosts whose THP setting is `madvise` or

@@ -114,7 +114,7 @@ export const LOGGER_PARAMS: Params = {
     quietReqLogger: true,
     quietResLogger: true,
     // pino-http builds a logger bound to the serialized request for every request, even when (quiet, as here) it is
-    // never used: serializing the request (headers and all) as JSON cost ~4 % of a small answer's CPU (docs/performance.md).
+    // never used: serializing the request (headers and all) as JSON cost ~4 % of a small answer's CPU (docs/performance-history.md).
     // The request is never logged whole (its headers hold credentials), so its serializer writes nothing.
     wrapSerializers: false,
     serializers: { req: () => undefined },

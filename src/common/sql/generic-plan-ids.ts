@@ -3,7 +3,7 @@
  * `estimate_array_length` for an array it cannot see); a custom plan knows the real length. Given fewer ids, the
  * custom plan of `… WHERE account_id = ANY($1)` always looks cheaper, so PostgreSQL never settles on the generic plan
  * and plans the statement again on every execution: for the cards of one to three accounts (a rank preview) that
- * costs ~0.25 ms of its CPU against ~0.13 ms of execution (docs/performance.md, "Small id arrays").
+ * costs ~0.25 ms of its CPU against ~0.13 ms of execution (docs/performance-history.md, "Small id arrays").
  */
 export const GENERIC_PLAN_ARRAY_LENGTH = 10;
 

@@ -14,7 +14,7 @@ import { WIRE_SCHEMA } from './wire-operation.decorator';
  * Done on this app's `res.json` (express gives each app its own response prototype), not as a Nest interceptor:
  * with any interceptor, global or per route, every request goes through Nest's interceptor chain, whose two
  * `AsyncResource.bind` calls per request (each defining two deprecation wrappers on Node 20) and RxJS plumbing were
- * ~5 % of the API's CPU under `account.getInfo` load (docs/performance.md). Only successful answers of routes declared
+ * ~5 % of the API's CPU under `account.getInfo` load (docs/performance-history.md). Only successful answers of routes declared
  * with `WireOperation({ response })` are linked; problem details and rendered answers are sent otherwise.
  */
 export function linkWireSchemas(app: NestExpressApplication, publicBaseUrl: string): void {
