@@ -31,6 +31,7 @@ import { PricingModule } from './pricing/pricing.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { SignInModule } from './signin/signin.module';
 import { DeveloperAppsModule } from './developer-apps/developer-apps.module';
+import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe and filter. */
 @Module({})
@@ -77,7 +78,7 @@ export class ApiModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    // nestjs-pino's request logging and request id (LoggerModule, global) run before it.
-    consumer.apply(JsonBodyMiddleware).forRoutes('*');
+    // The request's id and log line first, so that everything after it (the body's errors too) is logged under the id.
+    consumer.apply(RequestLogMiddleware, JsonBodyMiddleware).forRoutes('*');
   }
 }

@@ -1,7 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
-import { LOGGER_PARAMS } from './common/logging/pino';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { RedisModule } from './common/redis/redis.module';
@@ -10,8 +8,7 @@ import { DatabaseModule } from './database/database.module';
 import { SharedAnswersModule } from './common/shared-answers/shared-answers';
 
 /**
- * What both processes (API and worker) and the CLI stand on: validated config, logging (nestjs-pino; in the API its
- * middleware logs each request), PostgreSQL, Redis, stream shutdown, shared answers (src/common/shared-answers), and
+ * What both processes (API and worker) and the CLI stand on: validated config, PostgreSQL, Redis, stream shutdown, shared answers (src/common/shared-answers), and
  * discovery (which finds the keepers of derived state, see src/derived).
  */
 @Module({})
@@ -21,7 +18,6 @@ export class CoreModule {
       module: CoreModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(LOGGER_PARAMS),
         DiscoveryModule,
         DatabaseModule,
         RedisModule,

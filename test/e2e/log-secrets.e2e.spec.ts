@@ -1,3 +1,5 @@
+import { JsonLogger } from '../../src/common/logging/json-logger';
+import { requestContext } from '../../src/common/logging/request-context';
 import { captureLogs } from '../support/logs';
 import { startTestApp, TestContext } from '../support/test-app';
 
@@ -28,6 +30,40 @@ describe('logs', () => {
     for (const entry of requests) expect(entry).toMatchObject({ level: 'info', requestId: expect.any(String), status: expect.any(Number) });
     const all = lines.join('');
     for (const secret of [key, wrong, sessionToken, refreshToken, key.slice(16)]) expect(all).not.toContain(secret);
+  });
+
+  it("should name each request by the id it answers with, the client's own when well-formed", async () => {
+    const key = await ctx.apiKey(11);
+    lines.length = 0;
+    const offered = await ctx
+      .http()
+      .post('/v1/stats.getStats')
+      .set('Authorization', `Bearer ${key}`)
+      .set('X-Request-Id', 'client-req-0001');
+    const malformed = await ctx
+      .http()
+      .post('/v1/stats.getStats')
+      .set('Authorization', `Bearer ${key}`)
+      .set('X-Request-Id', 'no spaces allowed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(offered.headers['x-request-id']).toBe('client-req-0001');
+    expect(malformed.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
+    expect(requests.map((entry) => entry.requestId)).toEqual(['client-req-0001', malformed.headers['x-request-id']]);
+    expect(requests[0]).toMatchObject({ method: 'POST', path: '/v1/stats.getStats', status: 200, credential: { kind: 'api-key' } });
+    expect(lines.filter((line) => line.includes('"requestId"') && line.split('"requestId"').length > 2)).toEqual([]);
+  });
+
+  it('should carry the id of the request being served on every line, across its awaits', async () => {
+    lines.length = 0;
+    await requestContext.run('req-under-test', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      new JsonLogger('Test').warn({ msg: 'inside' });
+    });
+    new JsonLogger('Test').warn({ msg: 'outside' });
+    const entries = lines.map((line) => JSON.parse(line));
+    expect(entries.find((entry) => entry.msg === 'inside')).toMatchObject({ requestId: 'req-under-test', context: 'Test' });
+    expect(entries.find((entry) => entry.msg === 'outside')).not.toHaveProperty('requestId');
   });
 
   it('should log a failed query as JSON with its statement and SQLSTATE, never its parameters or values', async () => {

@@ -1,5 +1,5 @@
 import { LoggerService } from '@nestjs/common';
-import { configureLogging, currentLogger, LogLevel } from './pino';
+import { configureLogging, LogLevel, rootLogger } from './pino';
 
 export { redactSecrets } from './pino';
 
@@ -41,14 +41,13 @@ export class JsonLogger implements LoggerService {
   }
 
   private write(level: LogLevel, message: unknown, context?: string, stack?: string): void {
-    const logger = currentLogger();
-    if (!logger.isLevelEnabled(level)) return;
+    if (!rootLogger.isLevelEnabled(level)) return;
     const fields =
       message instanceof Error
         ? { msg: message.message, error: message.name, stack: message.stack }
         : typeof message === 'object' && message !== null
           ? message
           : { msg: String(message) };
-    logger[level]({ context: typeof context === 'string' ? context : this.context, ...fields, ...(stack ? { stack } : {}) });
+    rootLogger[level]({ context: typeof context === 'string' ? context : this.context, ...fields, ...(stack ? { stack } : {}) });
   }
 }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger as NestPinoLogger, Params, PinoLogger } from 'nestjs-pino';
 import pino from 'pino';
+import { requestContext } from './request-context';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -45,9 +44,9 @@ let write: Write = writerTo();
 
 /**
  * The one pino instance of the process: every line is a JSON object with a label level (`"level":"info"`), an
- * ISO time, the pid, the process (`api`, `worker`, `cli`, … once `configureLogging` has named it) and the
- * line's fields; the finished line has its secrets masked before it is written. Written synchronously (stdout,
- * or the test's sink), so a line logged right before `process.exit` is not lost.
+ * ISO time, the pid, the process (`api`, `worker`, `cli`, … once `configureLogging` has named it), the id of the
+ * request being served (if any) and the line's fields; the finished line has its secrets masked before it is
+ * written. Written synchronously (stdout, or the test's sink), so a line logged right before `process.exit` is not lost.
  */
 export const rootLogger = pino(
   {
@@ -56,6 +55,12 @@ export const rootLogger = pino(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     hooks: { streamWrite: redactSecrets },
+    // The id of the request being served (request-context.ts), unless the line names one itself. A new object
+    // each time: pino assigns the line's fields into it.
+    mixin: (fields: object) => {
+      const requestId = requestContext.getStore();
+      return requestId === undefined || 'requestId' in fields ? {} : { requestId };
+    },
   },
   { write: (line: string) => write(line) },
 );
@@ -80,71 +85,11 @@ export function setLogSink(sink: Write | null): void {
   write = sink ?? writerTo();
 }
 
-const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
-
-type LoggedRequest = IncomingMessage & {
-  originalUrl?: string;
-  user?: { kind: string; keyId?: string; sessionId?: string };
-};
-
-/** One line per finished request: method, path (never the query or headers: they may hold secrets), status, time, credential id. */
-function requestLine(req: LoggedRequest, res: ServerResponse, fields: { responseTime?: number }): Record<string, unknown> {
-  const principal = req.user;
-  return {
-    method: req.method,
-    path: (req.originalUrl ?? req.url ?? '').split('?')[0],
-    status: res.statusCode,
-    durationMs: fields.responseTime,
-    credential: principal ? { kind: principal.kind, id: principal.keyId ?? principal.sessionId } : undefined,
-  };
-}
-
 /**
- * nestjs-pino's settings: pino-http over the shared instance logs each request once it is finished; the request
- * id (the client's well-formed X-Request-Id, else a UUID, echoed in the response) is bound to every line logged
- * while the request is served; the request logger carries nothing else (no serialized request: headers hold
- * credentials).
+ * nestjs-pino's settings for Nest's own logger (nestLogger): the shared instance. Requests are named and logged by
+ * RequestLogMiddleware, not by nestjs-pino's middleware (pino-http; see there why).
  */
-export const LOGGER_PARAMS: Params = {
-  // Mounted like the other middleware ('*', a prefix match): nestjs-pino's default route info would mount it as
-  // an every-method route, which RouteMethods would take for a route accepting every method (no 405s).
-  forRoutes: ['*'],
-  pinoHttp: {
-    logger: rootLogger,
-    quietReqLogger: true,
-    quietResLogger: true,
-    // pino-http builds a logger bound to the serialized request for every request, even when (quiet, as here) it is
-    // never used: serializing the request (headers and all) as JSON cost ~4 % of a small answer's CPU (docs/performance-history.md).
-    // The request is never logged whole (its headers hold credentials), so its serializer writes nothing.
-    wrapSerializers: false,
-    serializers: { req: () => undefined },
-    customAttributeKeys: { reqId: 'requestId' },
-    genReqId: (req, res) => {
-      const offered = req.headers['x-request-id'];
-      const id = typeof offered === 'string' && CLIENT_REQUEST_ID.test(offered) ? offered : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customLogLevel: () => 'info',
-    customSuccessMessage: () => 'request',
-    customErrorMessage: () => 'request',
-    customSuccessObject: (req, res, fields) => requestLine(req, res, fields),
-    customErrorObject: (req, res, _error, fields) => requestLine(req, res, fields),
-  },
-};
-
-const requestScoped = new PinoLogger(LOGGER_PARAMS);
-
-/** The pino logger of the request being served (its lines carry `requestId`), else the root one. */
-export function currentLogger(): pino.Logger {
-  return requestScoped.logger;
-}
-
-/** The id of the request being served, if any. */
-export function currentRequestId(): string | undefined {
-  const logger = currentLogger();
-  return logger === rootLogger ? undefined : (logger.bindings().requestId as string | undefined);
-}
+const NEST_LOGGER_PARAMS: Params = { pinoHttp: { logger: rootLogger } };
 
 /** Nest's start-up chatter (a line per module and per route): kept at debug, so `info` shows what matters. */
 const NEST_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
@@ -159,5 +104,5 @@ class QuietStartLogger extends NestPinoLogger {
 
 /** The logger Nest itself writes through (NestFactory's `logger` option): nestjs-pino's, over the shared instance. */
 export function nestLogger(): NestPinoLogger {
-  return new QuietStartLogger(new PinoLogger(LOGGER_PARAMS), LOGGER_PARAMS);
+  return new QuietStartLogger(new PinoLogger(NEST_LOGGER_PARAMS), NEST_LOGGER_PARAMS);
 }
