@@ -8,8 +8,8 @@ import { DatabaseModule } from './database/database.module';
 import { SharedAnswersModule } from './common/shared-answers/shared-answers';
 
 /**
- * What both processes (API and worker) and the CLI stand on: validated config, PostgreSQL, Redis, stream shutdown, shared answers (src/common/shared-answers), and
- * discovery (which finds the keepers of derived state, see src/derived).
+ * What both processes (API and worker) and the CLI stand on: validated config, PostgreSQL, Redis, stream shutdown,
+ * shared answers (src/common/shared-answers), and discovery (which finds the keepers of derived state, see src/derived).
  */
 @Module({})
 export class CoreModule {

@@ -1,13 +1,15 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal';
 import { rootLogger } from './pino';
 import { requestContext } from './request-context';
 
 /** A client's own request id is echoed when it looks like one; anything else gets a UUID. */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
 
-type LoggedRequest = Request & { user?: { kind: string; keyId?: string; sessionId?: string } };
+/** `user` is set by CredentialGuard once the credential has passed. */
+type LoggedRequest = Request & { user?: Principal };
 
 /**
  * # Request ids and the request log
@@ -41,7 +43,9 @@ export class RequestLogMiddleware implements NestMiddleware {
         path: (req.originalUrl ?? req.url ?? '').split('?')[0],
         status: res.statusCode,
         durationMs: Date.now() - started,
-        credential: principal ? { kind: principal.kind, id: principal.keyId ?? principal.sessionId } : undefined,
+        credential: principal
+          ? { kind: principal.kind, id: principal.kind === 'api-key' ? principal.keyId : principal.sessionId }
+          : undefined,
         msg: 'request',
       });
     };
