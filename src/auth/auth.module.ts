@@ -11,11 +11,11 @@ import { ApiKeyStrategy } from './strategies/api-key.strategy';
 import { SessionStrategy } from './strategies/session.strategy';
 import { ActionThrottle } from './throttle/action-throttle.service';
 import { KeyRevocations } from './key-cache/key-revocations.service';
+import { ApiKeyAuthGuard, SessionAuthGuard } from './guards/strategy.guards';
 
 /**
  * Credentials: API keys and user sessions, their hashing, analytics and lookup, their passport strategies and
- * the rate limiter. The global guard that uses them is registered by the API module. (Passport keeps strategies
- * by name for the whole process: the last application built in a process is the one whose services they use.)
+ * the rate limiter, and a guard per strategy. The global guard that uses them is registered by the API module.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyEntity, ApiKeyUsageEntity, UserSessionEntity])],
@@ -28,7 +28,9 @@ import { KeyRevocations } from './key-cache/key-revocations.service';
     SessionStrategy,
     ActionThrottle,
     KeyRevocations,
+    ApiKeyAuthGuard,
+    SessionAuthGuard,
   ],
-  exports: [ApiKeyService, ApiKeyUsageService, SessionService, RateLimiter, ActionThrottle],
+  exports: [ApiKeyService, ApiKeyUsageService, SessionService, RateLimiter, ActionThrottle, ApiKeyAuthGuard, SessionAuthGuard],
 })
 export class AuthModule {}

@@ -51,14 +51,14 @@ function offersTokenOutsideHeader(request: Request): boolean {
 @Injectable()
 export class CredentialGuard implements CanActivate {
   private readonly logger = new JsonLogger('CredentialGuard');
-  private readonly apiKeyGuard = new ApiKeyAuthGuard();
-  private readonly sessionGuard = new SessionAuthGuard();
 
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeyService,
     private readonly limiter: RateLimiter,
     private readonly tickets: StreamTicketService,
+    private readonly apiKeyGuard: ApiKeyAuthGuard,
+    private readonly sessionGuard: SessionAuthGuard,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
