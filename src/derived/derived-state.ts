@@ -31,7 +31,7 @@ export function derivedStateKeepers(app: INestApplicationContext): Map<string, D
 
 /**
  * Keepers rebuilt at once: one overlaps its round trips with the other's work (both share this process's one thread,
- * so the gain is modest: 170 → 160 s for the rank engine and the board changes at a million accounts).
+ * so the gain is modest; the seed uses a second process: src/seed/rebuild-processes.ts).
  */
 const REBUILDS_AT_ONCE = 2;
 

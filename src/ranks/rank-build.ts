@@ -127,12 +127,17 @@ export async function writeRankTable(
       const written = new Map<string, number>();
       let pending = new Map<string, (string | number)[]>();
       let buffered = 0;
+      // One pipeline in flight while the next is built: Redis inserts a batch while this thread renders the next
+      // (awaiting each in turn left one of the two idle at any moment). Pipelines of one connection run in order.
+      let sending: Promise<void> = Promise.resolve();
       const flush = async () => {
         const pipeline = redis.pipeline();
         for (const [scope, args] of pending) pipeline.zadd(keys.board(target.fresh, column, scope), ...args);
-        await execOrThrow(pipeline);
         pending = new Map();
         buffered = 0;
+        await sending;
+        sending = execOrThrow(pipeline);
+        sending.catch(() => undefined);
       };
       for (const slot of order) {
         const scope = cellScopes[table.cellOf[slot]][l];
@@ -144,6 +149,7 @@ export async function writeRankTable(
         if (++buffered >= FLUSH_PAIRS) await flush();
       }
       if (buffered) await flush();
+      await sending;
       if (target.served) await switchGroup(redis, keys, target.served, target.fresh, column, level, written);
       await afterGroup({ column, level, entries: [...written.values()].reduce((sum, n) => sum + n, 0) });
     }
@@ -185,13 +191,18 @@ async function writeScopeHashes(redis: Redis, keys: RankKeys, table: RankTable, 
   if (table.cells.length) pipeline.hset(keys.cells(fresh), ...table.cells.flatMap((cell, i) => [cell, cellCounts[i]]));
   if (table.countries.size) pipeline.hset(keys.countries(fresh), ...[...table.countries].flat());
   await execOrThrow(pipeline);
-  // A round trip per batch: a million placements queued at once would hold ~100 MB of command buffers.
+  // A batch at a time, the next rendered while Redis stores the last: a million placements queued at once would
+  // hold ~100 MB of command buffers.
+  let storing: Promise<unknown> = Promise.resolve();
   for (let from = 0; from < table.size; from += HASH_PAIRS) {
     const fields: string[] = [];
     for (let slot = from; slot < Math.min(table.size, from + HASH_PAIRS); slot++)
       fields.push(String(table.ids[slot]), table.cells[table.cellOf[slot]]);
-    await redis.hset(keys.placement(fresh), ...fields);
+    await storing;
+    storing = redis.hset(keys.placement(fresh), ...fields);
+    storing.catch(() => undefined);
   }
+  await storing;
   if (!target.served) return;
   const multi = redis.multi();
   const hashes: [(version: string) => string, boolean][] = [

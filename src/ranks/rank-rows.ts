@@ -34,15 +34,24 @@ export function placedAccountOf(row: RankRow): PlacedAccount {
   return { accountId: row.account_id, cell: cellOfRow(row), scores: RANKED_COLUMNS.map((column) => Number(row[column])) };
 }
 
-/** Every refreshed account's row, in account id order, a keyset batch at a time. */
+/**
+ * Every refreshed account's row, in account id order, a keyset batch at a time. The next batch is asked for as soon
+ * as a batch arrives, before `onBatch` handles it, so PostgreSQL reads one batch while this thread takes the last.
+ */
 export async function readRankRows(dataSource: DataSource, onBatch: (rows: RankRow[]) => Promise<void> | void): Promise<number> {
-  let after = -1;
+  const batchAfter = (after: number): Promise<RankRow[]> => {
+    const rows = dataSource.query<RankRow[]>(`${RANK_ROWS_SQL} AND a.account_id > $1 ORDER BY a.account_id LIMIT ${BATCH}`, [after]);
+    // Awaited below; a failure while the previous batch is handled must not count as unhandled meanwhile.
+    rows.catch(() => undefined);
+    return rows;
+  };
+  let next = batchAfter(-1);
   let read = 0;
   for (;;) {
-    const rows: RankRow[] = await dataSource.query(`${RANK_ROWS_SQL} AND a.account_id > $1 ORDER BY a.account_id LIMIT ${BATCH}`, [after]);
+    const rows = await next;
     if (!rows.length) return read;
+    next = batchAfter(rows[rows.length - 1].account_id);
     await onBatch(rows);
     read += rows.length;
-    after = rows[rows.length - 1].account_id;
   }
 }

@@ -2,9 +2,10 @@
  * # Derived state rebuilt in two processes
  *
  * Rebuilding every keeper is mostly CPU in one Node thread (building Redis commands, parsing rows, collecting
- * garbage): at a million accounts the rank engine and the board changes take ~75 s each, and run together in one
- * process they save only their round-trip waits (170 → 160 s). A second process gives the second core to one of
- * them: the board changes build in a forked child (rebuild-child.ts), every other keeper here, at once.
+ * garbage), and keepers in one process share that thread. A second process gives the second core to part of them:
+ * the board changes build in a forked child (rebuild-child.ts), every other keeper here, at once. At a million
+ * accounts the phase takes 55–73 s, the rank engine being the longest keeper (40–60 s); the board changes take 5–9 s
+ * since their snapshot work moved, and the rank engine in the child instead measured no better (62–64 s).
  *
  * Neither process builds at boot (withoutBootBuilds): on an empty prefix the first to boot would build everything
  * and the other would wait on its build locks. Used by the seed, whose database nobody serves while it runs.
@@ -18,7 +19,7 @@ import { WorkerModule } from '../worker.module';
 import { derivedStateKeepers, rebuildDerivedState } from '../derived/derived-state';
 import { withoutBootBuilds } from '../derived/versioned-redis-state';
 
-/** The keepers the child rebuilds: the largest build, about as long as all the others together. */
+/** The keepers the child rebuilds (see the module comment for why these). */
 export const CHILD_KEEPERS = ['board-changes'];
 
 /** A worker context in which no keeper builds at boot. */
