@@ -23,7 +23,8 @@ type LoggedRequest = Request & { user?: Principal };
  * every request, even when nothing logs through them. Each is a new prototype in V8 (new hidden classes, allocated
  * in the old generation), which cost ~4 % of the API's CPU and, worse, kept the request's young objects alive
  * through scavenges: a quarter of what `/health` allocated was promoted, and the old generation filled with it
- * (docs/performance.md). Here the id is a string in the context, and the line is written by the root logger.
+ * (docs/performance-history.md, "each request's log without pino-http's loggers"). Here the id is a string in the
+ * context, and the line is written by the root logger.
  */
 @Injectable()
 export class RequestLogMiddleware implements NestMiddleware {
