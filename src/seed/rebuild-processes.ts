@@ -4,8 +4,8 @@
  * Rebuilding every keeper is mostly CPU in one Node thread (building Redis commands, parsing rows, collecting
  * garbage), and keepers in one process share that thread. A second process gives the second core to part of them:
  * the board changes build in a forked child (rebuild-child.ts), every other keeper here, at once. At a million
- * accounts the phase takes 55–73 s, the rank engine being the longest keeper (40–60 s); the board changes take 5–9 s
- * since their snapshot work moved, and the rank engine in the child instead measured no better (62–64 s).
+ * accounts the phase takes 55–73 s, the rank engine being the longest keeper (40–60 s); the board changes, ~75 s when
+ * the child was given them, now take 5–9 s, yet the rank engine in the child instead measured no better (62–64 s).
  *
  * Neither process builds at boot (withoutBootBuilds): on an empty prefix the first to boot would build everything
  * and the other would wait on its build locks. Used by the seed, whose database nobody serves while it runs.
