@@ -21,19 +21,21 @@ export interface VersionKeys {
 const LOCK_MS = 60_000;
 
 /** Off while a context is created by a process that rebuilds every keeper right after (see withoutBootBuilds). */
-let buildAtBoot = true;
+let buildOnDemand = true;
 
 /**
- * Creates a context whose Redis keepers do not build at boot on an empty prefix: for a process that rebuilds the
- * keepers it wants itself (the seed's two rebuild processes, src/seed/rebuild-processes.ts), where a boot build
- * would build everything in the first process and make the second wait on its locks.
+ * Creates a context whose Redis keepers build only when asked to (`rebuild`, `ensureBuilt`): neither at boot on an
+ * empty prefix nor when a read or a periodic task finds no version. For a process that rebuilds the keepers it wants
+ * itself (the seed's two rebuild processes, src/seed/rebuild-processes.ts): there a boot build would build everything
+ * in the first process and make the second wait on its locks, and the worker's change-snapshot refresher, finding the
+ * board changes not built yet, built them in the process that had left them to the other, which then built them again.
  */
 export async function withoutBootBuilds<T>(create: () => Promise<T>): Promise<T> {
-  buildAtBoot = false;
+  buildOnDemand = false;
   try {
     return await create();
   } finally {
-    buildAtBoot = true;
+    buildOnDemand = true;
   }
 }
 
@@ -53,6 +55,8 @@ export class VersionedRedisState {
   private readonly logger = new JsonLogger('VersionedRedisState');
   private building: Promise<void> | null = null;
   private booting: Promise<void> | null = null;
+  /** Whether boot and reads that find no version start a build (see withoutBootBuilds; keepers are made in create()). */
+  private readonly buildsOnDemand = buildOnDemand;
 
   constructor(
     private readonly redis: Redis,
@@ -73,7 +77,7 @@ export class VersionedRedisState {
    */
   startBootstrap(): void {
     if (this.booting) return;
-    if (!buildAtBoot) {
+    if (!this.buildsOnDemand) {
       this.booting = Promise.resolve();
       return;
     }
@@ -104,6 +108,7 @@ export class VersionedRedisState {
    * the process. The next read that finds no version asks again.
    */
   startBuild(): void {
+    if (!this.buildsOnDemand) return;
     this.ensureBuilt().catch((error: unknown) =>
       this.logger.error({ msg: 'build of a versioned state failed', version: this.keys.version, error: String(error) }),
     );
