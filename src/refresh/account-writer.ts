@@ -16,7 +16,17 @@ import { AccountEntity } from '../account-records/entities/account.entity';
 import { AccountUpdateEntity, CounterSnapshot, UpdateStepRecord } from '../account-records/entities/account-update.entity';
 import { PlatformSnapshot } from './platform-snapshot';
 import { counterSnapshot, profileFields, statsDeltas } from './profile-fields';
-import { appRows, badgeDefinitions, catalogueApps, foldInventory, friendRows, groupRows, heldBadges, inventoryRow } from './snapshot-rows';
+import {
+  appRows,
+  badgeDefinitions,
+  badgeKey,
+  catalogueApps,
+  foldInventory,
+  friendRows,
+  groupRows,
+  heldBadges,
+  inventoryRow,
+} from './snapshot-rows';
 
 export interface WriteResult {
   before: CounterSnapshot;
@@ -74,7 +84,7 @@ export class AccountWriter {
       const previous = await manager.findOneOrFail(AccountEntity, { where: { accountId }, lock: { mode: 'pessimistic_write' } });
       const now = new Date();
       const heldBefore = await this.heldBadges(manager, accountId);
-      const held = heldBadges(snapshot.badges.badges, badgeIds);
+      const held = heldBadges(snapshot.badges.badges, (badge) => badgeIds.get(badgeKey(badge))!);
       const badges = diffHoldings(heldBefore, held);
       await this.applyBadges(manager, accountId, badges);
       const apps = await this.replaceApps(manager, accountId, snapshot);

@@ -29,10 +29,18 @@ export interface BadgeDefinition {
 /** The badge definitions a snapshot names, sorted by key; of two badges with one key the later one counts. */
 export function badgeDefinitions(snapshot: PlatformSnapshot): BadgeDefinition[] {
   const byKey = new Map<string, Badge>(snapshot.badges.badges.map((badge) => [badgeKey(badge), badge]));
-  return [...byKey.keys()].sort().map((key) => {
-    const badge = byKey.get(key)!;
-    return { key, appId: badge.appId ?? null, platformBadgeId: badge.badgeId, isFoil: badge.borderColor === 1, scarcity: badge.scarcity };
-  });
+  return [...byKey.keys()].sort().map((key) => badgeDefinition(byKey.get(key)!));
+}
+
+/** The definition a badge names (its `badges` row). */
+export function badgeDefinition(badge: Badge): BadgeDefinition {
+  return {
+    key: badgeKey(badge),
+    appId: badge.appId ?? null,
+    platformBadgeId: badge.badgeId,
+    isFoil: badge.borderColor === 1,
+    scarcity: badge.scarcity,
+  };
 }
 
 /**
@@ -52,11 +60,14 @@ export function catalogueApps(snapshot: PlatformSnapshot): Map<number, { name: s
   return apps;
 }
 
-/** The badges held after the refresh (`account_badges` rows), one per badge id. */
-export function heldBadges(badges: Badge[], badgeIds: ReadonlyMap<string, number>): Holding[] {
+/**
+ * The badges held after the refresh (`account_badges` rows), one per badge id. `badgeIdOf` names a badge's
+ * stored id: the writer looks its key up among the definitions it upserted, the seed numbers badges up front.
+ */
+export function heldBadges(badges: Badge[], badgeIdOf: (badge: Badge) => number): Holding[] {
   return uniqueHoldings(
     badges.map((b) => ({
-      badgeId: badgeIds.get(badgeKey(b))!,
+      badgeId: badgeIdOf(b),
       level: b.level,
       xp: b.xp,
       completionTime: new Date(b.completionTime * 1000),

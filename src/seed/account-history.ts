@@ -4,22 +4,14 @@ import { AccountEntity } from '../account-records/entities/account.entity';
 import { UpdateStepRecord } from '../account-records/entities/account-update.entity';
 import { PlatformSnapshot, PlatformSnapshotReader } from '../refresh/platform-snapshot';
 import { counterSnapshot, profileFields } from '../refresh/profile-fields';
-import {
-  appRows,
-  badgeDefinitions,
-  catalogueApps,
-  foldInventory,
-  friendRows,
-  groupRows,
-  heldBadges,
-  inventoryRow,
-} from '../refresh/snapshot-rows';
+import { appRows, catalogueApps, foldInventory, friendRows, groupRows, heldBadges, inventoryRow } from '../refresh/snapshot-rows';
 import { UPDATE_STEPS } from '../account-records/progress/update-steps';
 import { Holding } from '../badges/holders/holdings-diff';
+import { Badge } from '../platform/client/platform.types';
 import { Universe } from '../platform/simulator/universe/universe';
 import { hash, unit } from '../platform/simulator/random';
 import { CatalogueObservations } from './catalogue-observations';
-import { CopyText, copyJson, copyValue } from './copy-text';
+import { CopyText, copyJson, copyValue, isoString } from './copy-text';
 import { InProcessPlatformClient } from './in-process-platform';
 import { ACCOUNT_FIELDS, SeedTable } from './seed-tables';
 
@@ -68,15 +60,23 @@ export function runTimes(p: SeedParameters, accountId: number): number[] {
  * sequence number definitions in order of first sight; ids are surrogate keys either way): special badges keep
  * their platform id 1..64, app badges follow in catalogue order, normal then foil.
  */
-export function seedBadgeIds(universe: Universe): Map<string, number> {
-  const ids = new Map<string, number>();
-  for (let badgeId = 1; badgeId <= 64; badgeId++) ids.set(`special:${badgeId}`, badgeId);
-  for (const app of universe.catalogue.apps) {
-    ids.set(`app:${app.appId}:normal`, 65 + 2 * app.index);
-    ids.set(`app:${app.appId}:foil`, 66 + 2 * app.index);
-  }
-  return ids;
+export function seedBadgeIdOf(universe: Universe): (badge: Badge) => number {
+  // By numbers, not by badgeKey: building, hashing and sorting a key string for each badge of each run (heldBadges,
+  // badgeDefinitions) took a sixth of a generating thread's profile.
+  const appIndex = new Map(universe.catalogue.apps.map((app) => [app.appId, app.index]));
+  return (badge) => {
+    if (badge.appId === undefined) {
+      if (badge.badgeId >= 1 && badge.badgeId <= SPECIAL_BADGES) return badge.badgeId;
+      throw new Error(`special badge ${badge.badgeId} is outside the seed's numbering`);
+    }
+    const index = appIndex.get(badge.appId);
+    if (index === undefined) throw new Error(`app ${badge.appId} of a badge is not in the simulator's catalogue`);
+    return SPECIAL_BADGES + 1 + 2 * index + (badge.borderColor === 1 ? 1 : 0);
+  };
 }
+
+/** Special badges keep their platform ids 1..64; app badges are numbered after them. */
+const SPECIAL_BADGES = 64;
 
 /** The account row as `INSERT INTO accounts (account_id)` creates it when an update is first queued. */
 function freshAccount(accountId: number, addedAt: Date): AccountEntity {
@@ -129,7 +129,7 @@ function runId(seed: number, accountId: number, run: number): string {
 /** The step records of a completed run, as UpdateProgressService leaves them: every step done, in order. */
 function completedSteps(startedAt: number, finishedAt: number): UpdateStepRecord[] {
   const span = Math.floor((finishedAt - startedAt) / UPDATE_STEPS.length);
-  const at = (i: number) => new Date(i === UPDATE_STEPS.length ? finishedAt : startedAt + i * span).toISOString();
+  const at = (i: number) => isoString(new Date(i === UPDATE_STEPS.length ? finishedAt : startedAt + i * span));
   return UPDATE_STEPS.map((name, i) => ({ name, status: 'done', startedAt: at(i), finishedAt: at(i + 1) }));
 }
 
@@ -143,7 +143,7 @@ export type TableTexts = Record<SeedTable, CopyText>;
  */
 export class AccountHistory {
   private readonly reader: PlatformSnapshotReader;
-  private readonly badgeIds: Map<string, number>;
+  private readonly badgeIdOf: (badge: Badge) => number;
   private readonly fields = new Set<string>(ACCOUNT_FIELDS);
 
   constructor(
@@ -153,7 +153,7 @@ export class AccountHistory {
     reader: PlatformSnapshotReader,
   ) {
     this.reader = reader;
-    this.badgeIds = seedBadgeIds(universe);
+    this.badgeIdOf = seedBadgeIdOf(universe);
   }
 
   async generate(accountId: number, out: TableTexts, catalogue: CatalogueObservations, firstCrafts: FirstCraft[]): Promise<void> {
@@ -173,9 +173,12 @@ export class AccountHistory {
       for (const key of Object.keys(fields))
         if (!this.fields.has(key)) throw new Error(`profileFields sets "${key}", which the seed does not write: add it to ACCOUNT_FIELDS`);
       const before = counterSnapshot(account);
-      const after = counterSnapshot({ ...account, ...fields });
+      // One copy of the account per run (this runs ~2 M times in a million-account seed): the counters after the run
+      // are read from it, then it becomes the account.
+      const updated: AccountEntity = { ...account, ...fields };
+      const after = counterSnapshot(updated);
       const firstUpdate = account.updatedAt === null;
-      const holdings = heldBadges(snapshot.badges.badges, this.badgeIds);
+      const holdings = heldBadges(snapshot.badges.badges, this.badgeIdOf);
       const events = detectActivity(held, holdings, { previous: account.level, current: fields.level ?? account.level }, firstUpdate, now);
       for (const event of events) {
         out.activity_events.add([copyValue(accountId), copyValue(event.eventType), copyValue(event.occurredAt), copyJson(event.data)]);
@@ -197,16 +200,14 @@ export class AccountHistory {
         copyJson(before),
         copyJson(after),
       ]);
-      catalogue.noteBadges(badgeDefinitions(snapshot), this.badgeIds, finishedAt, accountId);
+      catalogue.noteBadges(snapshot.badges.badges, this.badgeIdOf, finishedAt, accountId);
       catalogue.noteApps(catalogueApps(snapshot), finishedAt);
-      account = {
-        ...account,
-        ...fields,
+      account = Object.assign(updated, {
         lastQueueStatus: 'completed',
         updatedAt: now,
         nextAllowedTime: new Date(finishedAt + this.p.cooldownSeconds * 1000),
         updateCount: account.updateCount + 1,
-      };
+      } satisfies Partial<AccountEntity>);
       held = new Map(holdings.map((h) => [h.badgeId, h.level]));
       // A private part keeps what an earlier run stored (the writer leaves its rows alone).
       if (snapshot.games.visibility === 'public') kept.apps = snapshot;

@@ -1,4 +1,5 @@
-import { BadgeDefinition } from '../refresh/snapshot-rows';
+import { Badge } from '../platform/client/platform.types';
+import { BadgeDefinition, badgeDefinition } from '../refresh/snapshot-rows';
 
 /** The latest sighting of a badge definition: its scarcity is the one the last refresh naming it wrote. */
 export interface BadgeSighting {
@@ -22,11 +23,22 @@ export interface AppSighting {
  * non-empty name and icon, so keeping the latest sighting per key (by time, then account id) gives the same rows.
  */
 export class CatalogueObservations {
-  readonly badges = new Map<string, BadgeSighting>();
+  /** By badge id (the seed numbers badges up front, one id per badge key). */
+  readonly badges = new Map<number, BadgeSighting>();
   readonly apps = new Map<number, AppSighting>();
 
-  noteBadges(definitions: BadgeDefinition[], ids: ReadonlyMap<string, number>, at: number, accountId: number): void {
-    for (const definition of definitions) this.noteBadge({ definition, badgeId: ids.get(definition.key)!, at, accountId });
+  /**
+   * The badges one run read, at `at`. Of two badges with one key the later one counts (badgeDefinitions), so a badge
+   * replaces a sighting of the same run. A definition is built only for a sighting that wins, rarely after the first
+   * accounts of a chunk: the runs' times are spread over months.
+   */
+  noteBadges(badges: Badge[], badgeIdOf: (badge: Badge) => number, at: number, accountId: number): void {
+    for (const badge of badges) {
+      const badgeId = badgeIdOf(badge);
+      const known = this.badges.get(badgeId);
+      if (!known || at > known.at || (at === known.at && accountId >= known.accountId))
+        this.badges.set(badgeId, { definition: badgeDefinition(badge), badgeId, at, accountId });
+    }
   }
 
   noteApps(apps: Map<number, { name: string; icon: string }>, at: number): void {
@@ -35,20 +47,20 @@ export class CatalogueObservations {
   }
 
   /** Adds another thread's observations. */
-  merge(other: { badges: [string, BadgeSighting][]; apps: [number, AppSighting][] }): void {
+  merge(other: { badges: [number, BadgeSighting][]; apps: [number, AppSighting][] }): void {
     for (const [, sighting] of other.badges) this.noteBadge(sighting);
     for (const [appId, sighting] of other.apps) this.noteApp(appId, sighting);
   }
 
   /** A plain, cloneable form for postMessage. */
-  toMessage(): { badges: [string, BadgeSighting][]; apps: [number, AppSighting][] } {
+  toMessage(): { badges: [number, BadgeSighting][]; apps: [number, AppSighting][] } {
     return { badges: [...this.badges], apps: [...this.apps] };
   }
 
   private noteBadge(sighting: BadgeSighting): void {
-    const known = this.badges.get(sighting.definition.key);
+    const known = this.badges.get(sighting.badgeId);
     if (!known || sighting.at > known.at || (sighting.at === known.at && sighting.accountId > known.accountId))
-      this.badges.set(sighting.definition.key, sighting);
+      this.badges.set(sighting.badgeId, sighting);
   }
 
   private noteApp(appId: number, sighting: AppSighting): void {

@@ -13,7 +13,7 @@ export interface ChunkResult {
   index: number;
   tables: Record<SeedTable, Uint8Array>;
   rows: Record<SeedTable, number>;
-  catalogue: { badges: [string, BadgeSighting][]; apps: [number, AppSighting][] };
+  catalogue: { badges: [number, BadgeSighting][]; apps: [number, AppSighting][] };
   firstCrafts: FirstCraft[];
 }
 

@@ -18,7 +18,33 @@ export function copyValue(value: CopyValue): string {
   if (typeof value === 'string') return escape(value);
   if (typeof value === 'number') return String(value);
   if (typeof value === 'boolean') return value ? 't' : 'f';
-  return value.toISOString();
+  return isoString(value);
+}
+
+const DAY_MS = 86_400_000;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+/** `YYYY-MM-DDT` by day number: a seed renders tens of millions of instants over a few thousand days (its whole size). */
+const DAY_PREFIXES = new Map<number, string>();
+
+/**
+ * `date.toISOString()`, ~5× faster (V8 formats it in C++, a runtime call and a printf each time). It is the seed's
+ * most frequent rendering: a completion time per badge row, a last-played time per app row, the run records' steps.
+ * The day's part is looked up, the time of day put together from tables of digits.
+ */
+export function isoString(date: Date): string {
+  const ms = date.getTime();
+  if (!Number.isFinite(ms)) return date.toISOString(); // throws RangeError, as toISOString does
+  const day = Math.floor(ms / DAY_MS);
+  let prefix = DAY_PREFIXES.get(day);
+  if (prefix === undefined) {
+    const iso = new Date(day * DAY_MS).toISOString();
+    // The time of day is always the last 13 characters (`HH:MM:SS.mmmZ`), whatever form the year takes.
+    DAY_PREFIXES.set(day, (prefix = iso.slice(0, iso.length - 13)));
+  }
+  const t = ms - day * DAY_MS;
+  const seconds = Math.floor(t / 1000);
+  return `${prefix}${TWO_DIGITS[Math.floor(seconds / 3600)]}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}.${THREE_DIGITS[t % 1000]}Z`;
 }
 
 /** A JSON value for a jsonb column. */

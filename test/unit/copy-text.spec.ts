@@ -24,3 +24,25 @@ describe('CopyText', () => {
     );
   });
 });
+
+describe('copyValue', () => {
+  it('should render an instant exactly as Date#toISOString does, on any day of any year', () => {
+    // Every instant a Date can hold, and the seed's own range (whole seconds within decades of now) more densely.
+    const anyInstant = fc.integer({ min: -8.64e15, max: 8.64e15 });
+    const seedInstant = fc.integer({ min: 0, max: 4e9 }).map((seconds) => seconds * 1000);
+    fc.assert(
+      fc.property(fc.oneof(anyInstant, seedInstant), (ms) => {
+        const date = new Date(ms);
+        expect(copyValue(date)).toBe(date.toISOString());
+        expect(copyValue(date)).toBe(date.toISOString()); // again, from the day's cached part
+      }),
+      { numRuns: 2000 },
+    );
+    for (const ms of [0, -1, 86_399_999, -86_400_000, 253_402_300_799_999, 253_402_300_800_000, -62_167_219_200_001])
+      expect(copyValue(new Date(ms))).toBe(new Date(ms).toISOString());
+  });
+
+  it('should refuse an invalid date as Date#toISOString does', () => {
+    expect(() => copyValue(new Date(NaN))).toThrow(RangeError);
+  });
+});
