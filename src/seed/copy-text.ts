@@ -128,19 +128,20 @@ export class CopyText {
 
   /** Appends an instant field (or NULL) to the current row (as copyValue renders it, without the string). */
   instant(value: Date | null): this {
-    this.reserve(40);
+    this.reserve(40); // the longest instant (an extended year) and its tab: the buffer is not replaced below
     this.separate();
-    const bytes = this.bytes;
     if (value === null) {
-      bytes[this.length++] = BACKSLASH;
-      bytes[this.length++] = CAPITAL_N;
+      this.bytes[this.length++] = BACKSLASH;
+      this.bytes[this.length++] = CAPITAL_N;
       return this;
     }
     const ms = instantOf(value);
     const day = Math.floor(ms / DAY_MS);
     this.ascii(dayPrefix(day));
+    // The time of day as isoString renders it, digit by digit.
     const t = ms - day * DAY_MS;
     const seconds = Math.floor(t / 1000);
+    const bytes = this.bytes;
     let at = this.length;
     at = digits(bytes, at, Math.floor(seconds / 3600), 2);
     bytes[at++] = COLON;
