@@ -226,9 +226,8 @@ export class AccountHistory {
    */
   private renderRows(accountId: number, holdings: Holding[], kept: Partial<Record<string, PlatformSnapshot>>, out: TableTexts): void {
     const id = copyValue(accountId);
-    const badges = out.account_badges;
     for (const b of [...holdings].sort((x, y) => x.badgeId - y.badgeId))
-      badges.int(accountId).int(b.badgeId).int(b.level).int(b.xp).instant(b.completionTime).end();
+      out.account_badges.int(accountId).int(b.badgeId).int(b.level).int(b.xp).instant(b.completionTime).end();
     const games = kept.apps?.games;
     if (games?.visibility === 'public')
       for (const a of appRows(games.games).sort((x, y) => x.appId - y.appId))
