@@ -17,6 +17,12 @@ export interface AppSighting {
   iconAt: number;
 }
 
+/** What a generating thread observed of the catalogue, in a cloneable form for postMessage. */
+export interface CatalogueMessage {
+  badges: [number, BadgeSighting][];
+  apps: [number, AppSighting][];
+}
+
 /**
  * The shared catalogue (badge definitions, apps) as the writer's upserts would leave it after every seeded run,
  * whatever order the runs were written in: the writer's upserts only ever keep the latest scarcity and the latest
@@ -47,13 +53,13 @@ export class CatalogueObservations {
   }
 
   /** Adds another thread's observations. */
-  merge(other: { badges: [number, BadgeSighting][]; apps: [number, AppSighting][] }): void {
+  merge(other: CatalogueMessage): void {
     for (const [, sighting] of other.badges) this.noteBadge(sighting);
     for (const [appId, sighting] of other.apps) this.noteApp(appId, sighting);
   }
 
   /** A plain, cloneable form for postMessage. */
-  toMessage(): { badges: [number, BadgeSighting][]; apps: [number, AppSighting][] } {
+  toMessage(): CatalogueMessage {
     return { badges: [...this.badges], apps: [...this.apps] };
   }
 

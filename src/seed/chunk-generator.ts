@@ -3,7 +3,7 @@ import { PlatformSnapshotReader } from '../refresh/platform-snapshot';
 import { LocationNames } from '../platform/location-names.service';
 import { Universe } from '../platform/simulator/universe/universe';
 import { AccountHistory, FirstCraft, SeedParameters, TableTexts } from './account-history';
-import { AppSighting, BadgeSighting, CatalogueObservations } from './catalogue-observations';
+import { CatalogueMessage, CatalogueObservations } from './catalogue-observations';
 import { CopyText } from './copy-text';
 import { InProcessPlatformClient } from './in-process-platform';
 import { SEED_TABLE_NAMES, SeedTable } from './seed-tables';
@@ -13,7 +13,7 @@ export interface ChunkResult {
   index: number;
   tables: Record<SeedTable, Uint8Array>;
   rows: Record<SeedTable, number>;
-  catalogue: { badges: [number, BadgeSighting][]; apps: [number, AppSighting][] };
+  catalogue: CatalogueMessage;
   firstCrafts: FirstCraft[];
 }
 
