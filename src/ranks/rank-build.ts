@@ -17,7 +17,7 @@
  */
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { execOrThrow } from '../common/redis/redis-batch';
+import { OneBatchInFlight, execOrThrow } from '../common/redis/redis-batch';
 import { RankKeys } from './rank-keys';
 import { RankRow, cellOfRow, countryEntryOf, readRankRows } from './rank-rows';
 import { RANKED_COLUMNS, SCOPE_LEVELS, ScopeLevel, levelOfScope, memberOf, scopeKeysOf } from './rank-scopes';
@@ -127,17 +127,14 @@ export async function writeRankTable(
       const written = new Map<string, number>();
       let pending = new Map<string, (string | number)[]>();
       let buffered = 0;
-      // One pipeline in flight while the next is built: Redis inserts a batch while this thread renders the next
-      // (awaiting each in turn left one of the two idle at any moment). Pipelines of one connection run in order.
-      let sending: Promise<void> = Promise.resolve();
+      // Redis inserts a batch while this thread renders the next. Pipelines of one connection run in order.
+      const batches = new OneBatchInFlight();
       const flush = async () => {
         const pipeline = redis.pipeline();
         for (const [scope, args] of pending) pipeline.zadd(keys.board(target.fresh, column, scope), ...args);
         pending = new Map();
         buffered = 0;
-        await sending;
-        sending = execOrThrow(pipeline);
-        sending.catch(() => undefined);
+        await batches.send(() => execOrThrow(pipeline));
       };
       for (const slot of order) {
         const scope = cellScopes[table.cellOf[slot]][l];
@@ -149,7 +146,7 @@ export async function writeRankTable(
         if (++buffered >= FLUSH_PAIRS) await flush();
       }
       if (buffered) await flush();
-      await sending;
+      await batches.drain();
       if (target.served) await switchGroup(redis, keys, target.served, target.fresh, column, level, written);
       await afterGroup({ column, level, entries: [...written.values()].reduce((sum, n) => sum + n, 0) });
     }
@@ -193,16 +190,14 @@ async function writeScopeHashes(redis: Redis, keys: RankKeys, table: RankTable, 
   await execOrThrow(pipeline);
   // A batch at a time, the next rendered while Redis stores the last: a million placements queued at once would
   // hold ~100 MB of command buffers.
-  let storing: Promise<unknown> = Promise.resolve();
+  const batches = new OneBatchInFlight();
   for (let from = 0; from < table.size; from += HASH_PAIRS) {
     const fields: string[] = [];
     for (let slot = from; slot < Math.min(table.size, from + HASH_PAIRS); slot++)
       fields.push(String(table.ids[slot]), table.cells[table.cellOf[slot]]);
-    await storing;
-    storing = redis.hset(keys.placement(fresh), ...fields);
-    storing.catch(() => undefined);
+    await batches.send(() => redis.hset(keys.placement(fresh), ...fields));
   }
-  await storing;
+  await batches.drain();
   if (!target.served) return;
   const multi = redis.multi();
   const hashes: [(version: string) => string, boolean][] = [

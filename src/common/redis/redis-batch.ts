@@ -11,6 +11,25 @@ export async function execOrThrow(batch: ReturnType<Redis['pipeline']>): Promise
 }
 
 /**
+ * Sends batches one at a time, each once the one before has been answered, without waiting for its own answer: the
+ * caller renders the next batch while Redis runs the last (awaiting each in turn leaves one of the two idle). `send`
+ * waits for the previous batch, so at most one is in flight and a failure surfaces at the next `send` or `drain`.
+ */
+export class OneBatchInFlight {
+  private inFlight: Promise<unknown> = Promise.resolve();
+
+  async send(start: () => Promise<unknown>): Promise<void> {
+    await this.inFlight;
+    this.inFlight = start();
+    this.inFlight.catch(() => undefined); // awaited by the next send or drain; not unhandled meanwhile
+  }
+
+  async drain(): Promise<void> {
+    await this.inFlight;
+  }
+}
+
+/**
  * UNLINKs every key matching a SCAN `pattern` (freed in Redis's background thread), a page of the keyspace at a time;
  * `keep` spares the keys it accepts. O(keys in the server), for rebuilds and clean-ups, never a request path.
  */
