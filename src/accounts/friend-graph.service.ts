@@ -41,7 +41,7 @@ export class FriendGraphService {
       if (set) set.add(b);
       else sets.set(a, new Set([b]));
     }
-    return { neighbours: new Map([...sets].map(([id, set]) => [id, [...set]])), edges: rows.length };
+    return { lists: ids.map((id) => [...(sets.get(id) ?? [])]), edges: rows.length };
   };
 
   /**
@@ -81,9 +81,10 @@ export async function reachOver(
   const parents = new Map<number, number[]>();
   let frontier = [from];
   for (let depth = 1; depth <= maxDepth && frontier.length && !distance.has(options.target ?? -1); depth++) {
-    const { neighbours } = await read(frontier, Infinity);
+    const { lists } = await read(frontier, Infinity);
     const next: number[] = [];
-    for (const [a, friends] of neighbours)
+    for (const [i, friends] of lists.entries()) {
+      const a = frontier[i];
       for (const b of friends) {
         if (options.exclude?.has(b) && b !== options.target) continue;
         const known = distance.get(b);
@@ -95,6 +96,7 @@ export async function reachOver(
           parents.get(b)!.push(a);
         }
       }
+    }
     if (distance.size > MAX_VISITED) throw serviceUnavailable('The friend graph around these accounts is too large to search now.');
     // Only accounts on the frontier are expanded further; the target ends the search at its own level.
     frontier = next.filter((id) => id !== options.target);

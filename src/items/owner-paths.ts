@@ -50,7 +50,8 @@ async function searchFrom(
   for (let level = 1; level <= depth; level++) {
     const ids = [...new Set([...frontiers.values()].flat())];
     if (!ids.length) break;
-    const { neighbours } = await read(ids, Infinity);
+    const { lists } = await read(ids, Infinity);
+    const neighbours = new Map(ids.map((id, i) => [id, lists[i]]));
     const last = level === depth;
     const next = new Map<number, number[]>();
     for (const [owner, frontier] of frontiers) {

@@ -2,9 +2,11 @@
  * The stored friend graph held in memory, undirected: accounts a and b are friends when either one's stored list
  * names the other (a private list is never read, so its friendships are known from the other side only).
  *
- * Compressed sparse rows over typed arrays: for dense index i, the friends' account ids are
- * `friends[offsets[i] .. offsets[i + 1])`, ascending. About 8 bytes per friendship and 12 per account (a million
- * accounts with ~3.3 million friendships: ~45 MB, off the JS heap). Lists changed since the arrays were built live
+ * Compressed sparse rows over typed arrays: an account's list is its length followed by its friends' account ids,
+ * ascending, at the position its index answers (`lists[start]` friends from `lists[start + 1]`). A search reads a list
+ * in two cache misses at a million accounts, the index's slot and the list itself, where a table of offsets beside
+ * the index made it three or four (docs/performance-history.md, "The friend search's cache misses"). About 8 bytes
+ * per friendship and 24 per account (a million accounts with ~3.3 million friendships: ~50 MB, off the JS heap). Lists changed since the arrays were built live
  * in `changed` until there are enough of them to fold in (`compacted`).
  */
 import type { NeighbourReader } from './friend-search';
@@ -44,10 +46,10 @@ export class FriendAdjacency {
   private readonly changed = new Map<number, Int32Array>();
 
   private constructor(
+    /** Account id → the position of its list in `lists`. */
     private readonly index: IdIndex,
     private readonly ids: Int32Array,
-    private readonly offsets: Int32Array,
-    private readonly friends: Int32Array,
+    private readonly lists: Int32Array,
   ) {}
 
   /** Builds the graph from stored rows (either direction, duplicates and self-friendships allowed). */
@@ -93,7 +95,17 @@ export class FriendAdjacency {
       for (let r = start; r < end; r++) if (r === start || list[r] !== list[r - 1]) list[write++] = list[r];
     });
     offsets[n] = write;
-    return new FriendAdjacency(index, ids, offsets, list.slice(0, write));
+    // Each list behind its length, at its account's index + its offset.
+    const lists = new Int32Array(n + write);
+    const starts = new Int32Array(n);
+    await slices.forEach(n, (i) => {
+      const start = offsets[i] + i;
+      starts[i] = start;
+      lists[start] = offsets[i + 1] - offsets[i];
+      for (let from = offsets[i], to = start + 1; from < offsets[i + 1]; from++, to++) lists[to] = list[from];
+    });
+    index.remap(starts);
+    return new FriendAdjacency(index, ids, lists);
   }
 
   /**
@@ -101,23 +113,21 @@ export class FriendAdjacency {
    * runs without yielding and sees one state of the graph, never an update half applied.
    */
   readonly read: NeighbourReader = (ids, limit) => {
-    const neighbours = new Map<number, Int32Array>();
+    const lists: Int32Array[] = [];
     let edges = 0;
     for (const id of ids) {
       const friends = this.friendsOf(id);
-      neighbours.set(id, friends);
+      lists.push(friends);
       edges += friends.length;
       if (edges > limit) break;
     }
-    return { neighbours, edges };
+    return { lists, edges };
   };
 
   /** The account's friends, ascending (empty for an account nobody's list names). */
   friendsOf(id: number): Int32Array {
-    const changed = this.changed.get(id);
-    if (changed) return changed;
-    const i = this.index.get(id);
-    return i < 0 ? NONE : this.friends.subarray(this.offsets[i], this.offsets[i + 1]);
+    const changed = this.changed.size ? this.changed.get(id) : undefined;
+    return changed ?? this.baseList(id);
   }
 
   /**
@@ -155,16 +165,16 @@ export class FriendAdjacency {
 
   /** Accounts (tracked or only named by a list), friendships (each once) and the bytes the arrays take. */
   stats(): { accounts: number; friendships: number; bytes: number } {
-    let entries = this.friends.length;
+    let entries = this.lists.length - this.ids.length;
     for (const [id, list] of this.changed) entries += list.length - this.baseList(id).length;
     const accounts = this.ids.length + [...this.changed.keys()].filter((id) => this.index.get(id) < 0).length;
-    const bytes = this.index.bytes + this.ids.byteLength + this.offsets.byteLength + this.friends.byteLength;
+    const bytes = this.index.bytes + this.ids.byteLength + this.lists.byteLength;
     return { accounts, friendships: entries / 2, bytes };
   }
 
   /** The same graph with the replaced lists folded into fresh arrays. */
   async compacted(): Promise<FriendAdjacency> {
-    const rows = new FriendRows(this.friends.length + 1024);
+    const rows = new FriendRows(this.lists.length + 1024);
     const emit = (id: number) => {
       for (const friend of this.friendsOf(id)) if (id < friend) rows.push(id, friend);
     };
@@ -174,8 +184,8 @@ export class FriendAdjacency {
   }
 
   private baseList(id: number): Int32Array {
-    const i = this.index.get(id);
-    return i < 0 ? NONE : this.friends.subarray(this.offsets[i], this.offsets[i + 1]);
+    const start = this.index.get(id);
+    return start < 0 ? NONE : this.lists.subarray(start + 1, start + 1 + this.lists[start]);
   }
 }
 

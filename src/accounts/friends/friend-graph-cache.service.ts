@@ -228,8 +228,8 @@ export class FriendGraphCache implements OnApplicationBootstrap, OnApplicationSh
     if (!runs.length) return;
     const graph = this.graph!;
     const accounts = [...new Set(runs.map((run) => run.account_id))];
-    const { neighbours } = await this.stored.neighbours(accounts, Infinity);
-    for (const id of accounts) graph.replace(id, neighbours.get(id) ?? []);
+    const { lists } = await this.stored.neighbours(accounts, Infinity);
+    for (const [i, id] of accounts.entries()) graph.replace(id, lists[i]);
     for (const run of runs) {
       const finished = run.finished_at.getTime();
       this.applied.set(run.run_id, finished);
