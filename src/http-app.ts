@@ -23,6 +23,11 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
     abortOnError: false,
   });
   app.disable('x-powered-by');
+  // No ETag computed per answer. Every wire operation is a POST, which Express never answers with 304 (only a GET or
+  // HEAD is conditional): its default ETag was a SHA-1 of every answer's bytes for nobody, ~3 % of the API's CPU
+  // under account.findFriendPath (docs/performance-history.md, "No ETag on POST answers"). The GET documents
+  // clients revalidate set their own (SchemasController, ImageFilesController).
+  app.set('etag', false);
   // `$schema` in every object answer of a wire operation (on this app's res.json; see schema-link.ts).
   linkWireSchemas(app, config.publicBaseUrl);
   // Anonymous callers are rate-limited by address: behind proxies the address is the one they forward.

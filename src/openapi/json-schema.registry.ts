@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 type Schema = Record<string, unknown>;
@@ -12,6 +13,7 @@ const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
 @Injectable()
 export class JsonSchemaRegistry {
   private schemas = new Map<string, Schema>();
+  private readonly etags = new Map<string, string>();
 
   load(document: OpenAPIObject, baseUrl: string): void {
     const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
@@ -26,10 +28,20 @@ export class JsonSchemaRegistry {
         },
       ]),
     );
+    this.etags.clear();
   }
 
   get(name: string): Schema | undefined {
     return this.schemas.get(name);
+  }
+
+  /** A strong ETag of the schema's document, computed once: clients revalidate with If-None-Match (a 304). */
+  etag(name: string): string | undefined {
+    const schema = this.schemas.get(name);
+    if (!schema) return undefined;
+    let etag = this.etags.get(name);
+    if (!etag) this.etags.set(name, (etag = `"${createHash('sha1').update(JSON.stringify(schema)).digest('base64url')}"`));
+    return etag;
   }
 }
 

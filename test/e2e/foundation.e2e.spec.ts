@@ -84,6 +84,18 @@ describe('wire conventions, credentials and first operations', () => {
     expect(res.body.$id).toBe('http://api.test/schemas/V1Stats.json');
     expect(res.body.properties.totalAccounts).toMatchObject({ type: 'integer', format: 'int64' });
     expect((await ctx.http().get('/schemas/Nope.json')).status).toBe(404);
+    // Revalidated by its ETag: the same document again costs a 304 and no body.
+    expect(res.headers.etag).toMatch(/^"[\w-]+"$/);
+    const again = await ctx.http().get('/schemas/V1Stats.json').set('If-None-Match', res.headers.etag);
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect((await ctx.http().get('/schemas/V1Stats.json').set('If-None-Match', '"other"')).status).toBe(200);
+  });
+
+  it('should send a wire answer without an ETag: a POST is never answered with 304', async () => {
+    const res = await ctx.http().post('/v1/stats.getStats').set(bearer(apiKey));
+    expect(res.status).toBe(200);
+    expect(res.headers.etag).toBeUndefined();
   });
 
   it('should refuse an API key on account.getSettings with 401', async () => {

@@ -13,8 +13,6 @@ export function schemaLink(publicBaseUrl: string, schema: string): string {
  */
 export class RenderedJson {
   readonly body: Buffer;
-  /** Express's ETag of the body, computed on first send (hashing 300 kB per request is a cost of its own). */
-  etag?: string;
 
   /** An answer's text as it is sent: from `RenderedJson.of`, or written by its service (the profile, profile-text.ts). */
   constructor(text: string) {
@@ -32,13 +30,10 @@ export class RenderedJson {
 }
 
 /**
- * Sends a rendered answer with the headers `res.json` would give it (`application/json; charset=utf-8`, the
- * app's ETag, Content-Length), for a handler that takes `@Res()`; Express then skips the per-request hash.
+ * Sends a rendered answer with the headers `res.json` would give it (`application/json; charset=utf-8`,
+ * Content-Length), for a handler that takes `@Res()`.
  */
 export function sendRenderedJson(res: Response, rendered: RenderedJson): void {
-  const etagOf = res.app.get('etag fn') as ((body: Buffer, encoding: BufferEncoding) => string) | undefined;
-  if (etagOf) rendered.etag ??= etagOf(rendered.body, 'utf8');
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  if (rendered.etag) res.setHeader('ETag', rendered.etag);
   res.send(rendered.body);
 }

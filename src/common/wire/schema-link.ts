@@ -27,7 +27,7 @@ export function linkWireSchemas(app: NestExpressApplication, publicBaseUrl: stri
     if (!link || typeof body !== 'object' || body === null || Array.isArray(body)) return json.call(this, body);
     const linked = { $schema: link, ...body };
     if (!holdsRawJson(body)) return json.call(this, linked);
-    // The text res.json would have sent (same type, charset, length and ETag; see raw-json.ts).
+    // The text res.json would have sent (same type, charset and length; see raw-json.ts).
     this.setHeader('Content-Type', 'application/json');
     return this.send(serializeWire(linked));
   };
