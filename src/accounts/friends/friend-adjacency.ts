@@ -6,8 +6,8 @@
  * ascending, at the position its index answers (`lists[start]` friends from `lists[start + 1]`). A search reads a list
  * in two cache misses at a million accounts, the index's slot and the list itself, where a table of offsets beside
  * the index made it three or four (docs/performance-history.md, "The friend search's cache misses"). About 8 bytes
- * per friendship and 24 per account (a million accounts with ~3.3 million friendships: ~50 MB, off the JS heap). Lists changed since the arrays were built live
- * in `changed` until there are enough of them to fold in (`compacted`).
+ * per friendship and 24 per account (a million accounts with ~3.3 million friendships: ~50 MB, off the JS heap).
+ * Lists changed since the arrays were built live in `changed` until there are enough of them to fold in (`compacted`).
  */
 import type { NeighbourReader } from './friend-search';
 import { IdIndex } from '../../common/collections/id-index';

@@ -7,7 +7,7 @@
 /**
  * The friends of each of `ids` (either direction of a stored friendship), and how many friendships that is. The
  * lists are in the order of the ids asked for, for as many of them as were read: all unless `limit` was passed. (An
- * array, not a Map by id: a search reads hundreds of lists a level, and a Map's set and gets cost it ~7 %.)
+ * array, not a Map by id: a search reads hundreds of lists a level, and a Map's set and gets cost it ~6 %.)
  */
 export interface Neighbours {
   lists: (ArrayLike<number> & Iterable<number>)[];
