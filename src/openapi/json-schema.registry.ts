@@ -13,7 +13,8 @@ const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
 @Injectable()
 export class JsonSchemaRegistry {
   private schemas = new Map<string, Schema>();
-  private readonly etags = new Map<string, string>();
+  /** A strong ETag of each schema's document: clients revalidate with If-None-Match (a 304). */
+  private etags = new Map<string, string>();
 
   load(document: OpenAPIObject, baseUrl: string): void {
     const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
@@ -28,20 +29,16 @@ export class JsonSchemaRegistry {
         },
       ]),
     );
-    this.etags.clear();
+    const etagOf = (schema: Schema) => `"${createHash('sha1').update(JSON.stringify(schema)).digest('base64url')}"`;
+    this.etags = new Map([...this.schemas].map(([name, schema]) => [name, etagOf(schema)]));
   }
 
   get(name: string): Schema | undefined {
     return this.schemas.get(name);
   }
 
-  /** A strong ETag of the schema's document, computed once: clients revalidate with If-None-Match (a 304). */
   etag(name: string): string | undefined {
-    const schema = this.schemas.get(name);
-    if (!schema) return undefined;
-    let etag = this.etags.get(name);
-    if (!etag) this.etags.set(name, (etag = `"${createHash('sha1').update(JSON.stringify(schema)).digest('base64url')}"`));
-    return etag;
+    return this.etags.get(name);
   }
 }
 
