@@ -4,7 +4,7 @@ import { startTestApp, TestContext } from '../support/test-app';
 const ODD = 'Quote " back\\ slash / tab\t nl\n cr\r ctl\u0001\u001f del\u007f é 😀 \u2028\u2029 <>&';
 
 /**
- * The account cards PostgreSQL writes as JSON text (CARD_TEXT, sent as it is by the largest listings) against the
+ * The account cards PostgreSQL writes as JSON text (CARD_HEAD_TEXT and CARD_TAIL_TEXT, sent as they are by the largest listings) against the
  * cards built as objects (cardOf) and serialized by JSON.stringify: the same bytes, for names needing escapes, every
  * combination of location parts, roles or none, and a creation date from the platform or from when it was added.
  */
@@ -54,5 +54,18 @@ describe('account cards written by PostgreSQL', () => {
     expect((odd.roles as { role: string }[]).map((role) => role.role)).toEqual(['moderator', 'developer', 'donator']);
     expect((objects.get(5) as unknown as { roles: { role: string }[] }).roles.map((role) => role.role)).toEqual(['translator']);
     expect((objects.get(2) as unknown as { roles: unknown[] }).roles).toEqual([]);
+  });
+
+  it('should write a card again once its row changes, with its roles read fresh every time', async () => {
+    const cards = ctx.app.get(LeaderboardAccountsService);
+    await cards.rawByIds(ids);
+    // Account 2's row gets a new version; account 3's row keeps its version (its text is held) but gains a role.
+    await ctx.dataSource.query(`UPDATE accounts SET name = 'Renamed' WHERE account_id = 2`);
+    await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role, rating) VALUES (3, 'staff', 1)`);
+    const texts = await cards.rawByIds(ids);
+    const objects = await cards.byIds(ids);
+    for (const id of ids) expect({ id, text: texts.get(id)?.text }).toEqual({ id, text: JSON.stringify(objects.get(id)) });
+    expect(JSON.parse(texts.get(2)!.text).name).toBe('Renamed');
+    expect(JSON.parse(texts.get(3)!.text).roles.map((role: { role: string }) => role.role)).toEqual(['staff']);
   });
 });

@@ -1,4 +1,3 @@
-import { RawJson } from '../../common/wire/raw-json';
 import { sqlJsonIsoTime, sqlJsonString } from '../../common/wire/sql-json-text';
 import { AccountPrivacy } from '../account.enums';
 import { RoleRecord } from '../dto/profile-records.dto';
@@ -177,20 +176,19 @@ export const LOCATION_TEXT = `CASE WHEN ${present('country_name')}
 
 /**
  * The card of the account aliased `a` as JSON text, exactly as JSON.stringify writes `cardOf` (same keys in the same
- * order, same values: accountRecord's rules, the creation date as toISOString writes it), in three parts around its
- * roles: [account id, the text up to `"roles":`, the roles (as in CARD_VALUES), the rest]. Read with `rawCardOf`.
+ * order, same values: accountRecord's rules, the creation date as toISOString writes it), in two parts around its
+ * roles (as in CARD_VALUES, written by `cardTextOf`): the text up to `"roles":`, and the rest (CARD_TAIL_TEXT).
+ * Sent by the statements of CardTextCache.
  */
-export const CARD_TEXT = `json_build_array(a.account_id,
-  '{' || ${recordTextFields()
-    .map(([field, sql]) => `'"${field}":' || ${sql}`)
-    .join(" || ',' || ")} || ',"images":[],"roles":',
-  cr.roles,
-  ${LOCATION_TEXT}
-  || ',"createdAt":' || ${sqlJsonIsoTime('COALESCE(a.platform_created_at, a.added_at)')} || '}')`;
+export const CARD_HEAD_TEXT = `'{' || ${recordTextFields()
+  .map(([field, sql]) => `'"${field}":' || ${sql}`)
+  .join(" || ',' || ")} || ',"images":[],"roles":'`;
 
-export type CardText = [accountId: number, head: string, roles: RoleRecord[] | null, tail: string];
+/** A card's JSON text after its roles: its location objects, its creation date, the closing brace. */
+export const CARD_TAIL_TEXT = `${LOCATION_TEXT}
+  || ',"createdAt":' || ${sqlJsonIsoTime('COALESCE(a.platform_created_at, a.added_at)')} || '}'`;
 
-/** The card of a CARD_TEXT, to be put into a response as it is (see RawJson). */
-export function rawCardOf([, head, roles, tail]: CardText): RawJson<LeaderboardAccount> {
-  return new RawJson(`${head}${JSON.stringify(roles ?? [])}${tail}`);
+/** A card's text from its parts, to be put into a response as it is (a RawJson, common/wire/raw-json.ts). */
+export function cardTextOf(head: string, roles: RoleRecord[] | null, tail: string): string {
+  return `${head}${JSON.stringify(roles ?? [])}${tail}`;
 }

@@ -6,14 +6,16 @@ import { AccountRoleEntity } from '../entities/account-role.entity';
 import { AccountEntity } from '../entities/account.entity';
 import { RawJson } from '../../common/wire/raw-json';
 import { idsForGenericPlan } from '../../common/sql/generic-plan-ids';
-import { CARD_TEXT, CARD_VALUES, CardText, CardValues, cardOf, cardRoles, rawCardOf } from './card-values';
+import { CARD_VALUES, CardValues, cardOf, cardRoles } from './card-values';
+import { CardTextCache, SENT_CARD, SentCard } from './card-text-cache';
 
 /** The roles of the accounts `$1` names, joined once per statement (cardRoles). */
 const ROLES_OF_IDS = cardRoles('r.account_id = ANY($1)');
 const CARDS_SQL = `SELECT json_agg(${CARD_VALUES}) AS cards FROM accounts a ${ROLES_OF_IDS} WHERE a.account_id = ANY($1)`;
-const RAW_CARDS_SQL = `SELECT json_agg(${CARD_TEXT}) AS cards FROM accounts a ${ROLES_OF_IDS} WHERE a.account_id = ANY($1)`;
+/** The cards as SentCard: texts written only where this process holds none for the row's version (CardTextCache). */
+const RAW_CARDS_SQL = `SELECT json_agg(${SENT_CARD}) AS cards FROM accounts a ${ROLES_OF_IDS} WHERE a.account_id = ANY($1)`;
 /** RAW_CARDS_SQL and each account's latest completed update (ms; the writer stamps `updated_at` with its run's end). */
-const RAW_CARDS_UPDATED_SQL = `SELECT json_agg(${CARD_TEXT}) AS cards,
+const RAW_CARDS_UPDATED_SQL = `SELECT json_agg(${SENT_CARD}) AS cards,
   json_object_agg(a.account_id, floor(extract(epoch FROM a.updated_at) * 1000)) AS updated
   FROM accounts a ${ROLES_OF_IDS} WHERE a.account_id = ANY($1)`;
 /** CARDS_SQL and which of the accounts chose to be hidden, in the same statement. */
@@ -26,6 +28,8 @@ const CARDS_WITH_HIDDEN_SQL = `SELECT json_agg(${CARD_VALUES}) AS cards,
 /** Loads accounts as `LeaderboardAccount` rows, one query for any number of them. */
 @Injectable()
 export class LeaderboardAccountsService {
+  private readonly texts = new CardTextCache();
+
   constructor(
     @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
     @InjectRepository(AccountRoleEntity) private readonly roles: Repository<AccountRoleEntity>,
@@ -46,31 +50,36 @@ export class LeaderboardAccountsService {
   }
 
   /**
-   * The same cards as JSON text written by PostgreSQL (CARD_TEXT), for the largest listings: put into the response
-   * as they are (RawJson; the response must be marked with holdRawJson), never parsed into objects here.
+   * The same cards as JSON text written by PostgreSQL (card-values.ts), for the largest listings: put into the response
+   * as they are (RawJson; the response must be marked with holdRawJson), never parsed into objects here. Texts of
+   * row versions written before are not written again (CardTextCache).
    */
   async rawByIds(accountIds: number[]): Promise<Map<number, RawJson<LeaderboardAccount>>> {
-    const cards = new Map<number, RawJson<LeaderboardAccount>>();
-    if (!accountIds.length) return cards;
-    const [{ cards: texts }]: { cards: CardText[] | null }[] = await this.accounts.query(RAW_CARDS_SQL, [idsForGenericPlan(accountIds)]);
-    for (const card of texts ?? []) cards.set(card[0], rawCardOf(card));
-    return cards;
+    return (await this.rawCards<Record<string, never>>(RAW_CARDS_SQL, accountIds)).cards;
   }
 
   /** `rawByIds`, and when each account last completed an update (ms; absent: never), in the same statement. */
   async rawByIdsWithUpdated(
     accountIds: number[],
   ): Promise<{ cards: Map<number, RawJson<LeaderboardAccount>>; updated: Map<number, number> }> {
-    const cards = new Map<number, RawJson<LeaderboardAccount>>();
+    const { cards, row } = await this.rawCards<{ updated: Record<string, number | null> | null }>(RAW_CARDS_UPDATED_SQL, accountIds);
     const updated = new Map<number, number>();
-    if (!accountIds.length) return { cards, updated };
-    const [row]: { cards: CardText[] | null; updated: Record<string, number | null> | null }[] = await this.accounts.query(
-      RAW_CARDS_UPDATED_SQL,
-      [idsForGenericPlan(accountIds)],
-    );
-    for (const card of row.cards ?? []) cards.set(card[0], rawCardOf(card));
-    for (const [id, ms] of Object.entries(row.updated ?? {})) if (ms !== null) updated.set(Number(id), Number(ms));
+    for (const [id, ms] of Object.entries(row?.updated ?? {})) if (ms !== null) updated.set(Number(id), Number(ms));
     return { cards, updated };
+  }
+
+  /** Runs a statement of SentCards (`cards`, with `$1` the ids and `$2` the versions held) and reads its cards. */
+  private async rawCards<Extra extends object>(
+    sql: string,
+    accountIds: number[],
+  ): Promise<{ cards: Map<number, RawJson<LeaderboardAccount>>; row: Extra | null }> {
+    const cards = new Map<number, RawJson<LeaderboardAccount>>();
+    if (!accountIds.length) return { cards, row: null };
+    const ids = idsForGenericPlan(accountIds);
+    const { versions, text } = this.texts.lookup(ids);
+    const [row]: ({ cards: SentCard[] | null } & Extra)[] = await this.accounts.query(sql, [ids, versions]);
+    for (const card of row.cards ?? []) cards.set(card[0], new RawJson(text(card)));
+    return { cards, row };
   }
 
   /**
