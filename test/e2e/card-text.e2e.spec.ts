@@ -4,9 +4,10 @@ import { startTestApp, TestContext } from '../support/test-app';
 const ODD = 'Quote " back\\ slash / tab\t nl\n cr\r ctl\u0001\u001f del\u007f é 😀 \u2028\u2029 <>&';
 
 /**
- * The account cards PostgreSQL writes as JSON text (CARD_HEAD_TEXT and CARD_TAIL_TEXT, sent as they are by the largest listings) against the
- * cards built as objects (cardOf) and serialized by JSON.stringify: the same bytes, for names needing escapes, every
- * combination of location parts, roles or none, and a creation date from the platform or from when it was added.
+ * The account cards PostgreSQL writes as JSON text (CARD_HEAD_TEXT and CARD_TAIL_TEXT, sent as they are by the largest
+ * listings) against the cards built as objects (cardOf) and serialized by JSON.stringify: the same bytes, for names
+ * needing escapes, every combination of location parts, roles or none, and a creation date from the platform or from
+ * when it was added; and the texts each process keeps (CardTextCache) against the rows they were written from.
  */
 describe('account cards written by PostgreSQL', () => {
   let ctx: TestContext;

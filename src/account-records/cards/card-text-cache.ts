@@ -2,13 +2,13 @@ import { RoleRecord } from '../dto/profile-records.dto';
 import { CARD_HEAD_TEXT, CARD_TAIL_TEXT, cardTextOf } from './card-values';
 
 /**
- * The card texts PostgreSQL has written for this process (CARD_HEAD_TEXT and CARD_TAIL_TEXT), each kept with the `xmin` of
- * the accounts row version it was written from. A statement sends the ids with the versions held (`$2`, aligned with
- * `$1`) and PostgreSQL writes a card's text again only for a row whose version differs: updated since, or never seen.
- * A row version never changes (an UPDATE writes a new one, with the writing transaction's xmin), so a held text of the
- * same version is the text PostgreSQL would write; the roles (account_roles) come with every statement. Building each
- * card's text was most of PostgreSQL's work for the friend paths' cards (docs/performance-history.md, "Card texts
- * kept by row version").
+ * The card texts PostgreSQL has written for this process (CARD_HEAD_TEXT and CARD_TAIL_TEXT), each kept with the
+ * `xmin` of the accounts row version it was written from. A statement sends the ids with the versions held (`$2`,
+ * aligned with `$1`) and PostgreSQL writes a card's text again only for a row whose version differs: updated since, or
+ * never seen. A row version never changes (an UPDATE writes a new one, with the writing transaction's xmin), so a held
+ * text of the same version is the text PostgreSQL would write; the roles (account_roles) come with every statement.
+ * Building each card's text was most of PostgreSQL's work for the friend paths' cards (docs/performance-history.md,
+ * "Card texts kept by row version").
  *
  * Bounded: past CARD_TEXTS_HELD the oldest held goes first (~600 bytes each). A text is used for at most
  * CARD_TEXT_HELD_MS: a transaction id comes round again only after 2³² transactions, so within minutes a row's new
@@ -84,4 +84,3 @@ export class CardTextCache {
     if (this.held.size > this.capacity) this.held.delete(this.held.keys().next().value!);
   }
 }
-
