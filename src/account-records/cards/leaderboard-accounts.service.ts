@@ -55,7 +55,7 @@ export class LeaderboardAccountsService {
    * row versions written before are not written again (CardTextCache).
    */
   async rawByIds(accountIds: number[]): Promise<Map<number, RawJson<LeaderboardAccount>>> {
-    return (await this.rawCards<Record<string, never>>(RAW_CARDS_SQL, accountIds)).cards;
+    return (await this.rawCards<object>(RAW_CARDS_SQL, accountIds)).cards;
   }
 
   /** `rawByIds`, and when each account last completed an update (ms; absent: never), in the same statement. */
