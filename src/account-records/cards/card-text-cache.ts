@@ -26,7 +26,7 @@ interface HeldText {
   xmin: string;
   head: string;
   tail: string;
-  /** When PostgreSQL wrote it (ms since the epoch). */
+  /** When the statement that wrote it was sent (ms since the epoch). */
   writtenAt: number;
 }
 
@@ -52,7 +52,9 @@ export class CardTextCache {
    */
   lookup(ids: readonly number[]): { versions: (string | null)[]; text: (card: SentCard) => string } {
     const sentWith = new Map<number, HeldText>();
-    const writtenSince = this.now() - CARD_TEXT_HELD_MS;
+    // One clock read per statement: a text written by it counts from when it was sent (a little early, never late).
+    const sentAt = this.now();
+    const writtenSince = sentAt - CARD_TEXT_HELD_MS;
     const versions = ids.map((id) => {
       const held = this.held.get(id);
       if (!held || held.writtenAt < writtenSince) return null;
@@ -62,7 +64,7 @@ export class CardTextCache {
     const text = (card: SentCard): string => {
       const [accountId, xmin, roles] = card;
       if (card.length === 5) {
-        this.keep(accountId, { xmin, head: card[3], tail: card[4], writtenAt: this.now() });
+        this.keep(accountId, { xmin, head: card[3], tail: card[4], writtenAt: sentAt });
         return cardTextOf(card[3], roles, card[4]);
       }
       const held = sentWith.get(accountId);

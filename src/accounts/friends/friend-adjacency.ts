@@ -97,14 +97,13 @@ export class FriendAdjacency {
     offsets[n] = write;
     // Each list behind its length, at its account's index + its offset.
     const lists = new Int32Array(n + write);
-    const starts = new Int32Array(n);
+    const startOf = (i: number) => offsets[i] + i;
     await slices.forEach(n, (i) => {
-      const start = offsets[i] + i;
-      starts[i] = start;
+      const start = startOf(i);
       lists[start] = offsets[i + 1] - offsets[i];
       for (let from = offsets[i], to = start + 1; from < offsets[i + 1]; from++, to++) lists[to] = list[from];
     });
-    index.remap(starts);
+    index.remap(startOf);
     return new FriendAdjacency(index, ids, lists);
   }
 

@@ -54,12 +54,12 @@ export class IdIndex {
   }
 
   /**
-   * Replaces every index i by `values[i]`, so that `get` answers those instead (the friend graph maps an account
+   * Replaces every index i by `valueOf(i)`, so that `get` answers those instead (the friend graph maps an account
    * straight to its list's position). `add` must not be called afterwards: it would hand out dense indexes again.
    */
-  remap(values: Int32Array): void {
+  remap(valueOf: (index: number) => number): void {
     const { slots } = this;
-    for (let value = 1; value < slots.length; value += 2) if (slots[value - 1]) slots[value] = values[slots[value]];
+    for (let value = 1; value < slots.length; value += 2) if (slots[value - 1]) slots[value] = valueOf(slots[value]);
   }
 
   private grow(): void {
