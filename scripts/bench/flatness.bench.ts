@@ -10,7 +10,7 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
 /**
  * `npm run bench:flatness -- --small seed_100k_c:100000 --large seed_1m_c:1000000
  *   [--only getInfo,listBadges --requests 2000 --seconds 20 --rounds 8 --warmup-seconds 8 --run-in-seconds 30
- *    --timeout-ms 10000 --seed 1]`
+ *    --timeout-ms 10000 --seed 1 --pairs 200]`
  *
  * Is a read as fast over the large population as over the small one? bench:scale answers with two runs minutes apart,
  * and on a shared 2-core host the machine's speed drifts by tens of percent between them (the same `/health` served
@@ -22,6 +22,7 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
  * most 1.5), of the throughputs, and of the CPU per answer of the API and of the whole machine (API, PostgreSQL,
  * Redis, this load generator). The derived state is used as it is (run `npm run cli -- derived rebuild` first when
  * the code keeping it changed). `GET /health` is measured as an operation too: its ratio shows what equal work gives.
+ * `--pairs` sets how many random pairs the friend path asks, as in bench:scale (the first 200 are the same pairs).
  */
 interface Population {
   name: string;
@@ -62,7 +63,7 @@ async function start(flag: string, seed: number): Promise<Population> {
     .trim()
     .split('\n')
     .pop()!;
-  const calls = readCalls(accounts, await fixtures(databaseUrl));
+  const calls = readCalls(accounts, await fixtures(databaseUrl), numberFlag('pairs', 200));
   const api = await startApi(env, port);
   return { name, accounts, api, port, token, databaseUrl, calls };
 }
@@ -96,7 +97,9 @@ async function main(): Promise<void> {
         await cancelLeftovers(p.databaseUrl);
       }
       const requests = pair[1].call.total ?? total;
-      const n = pair[1].call.total ? 1 : rounds;
+      // A fixed set of requests (the friend path's pairs) alternates too, in rounds of at least 100 (smaller ones would
+      // measure mostly the ramp of 16 in flight): --pairs 1000 gives it all 8 rounds.
+      const n = pair[1].call.total ? Math.max(1, Math.min(rounds, Math.floor(requests / 100))) : rounds;
       const per = Math.ceil(requests / n);
       const samples: Sample[][] = [[], []];
       const cpu = [zero(), zero()];
