@@ -16,7 +16,7 @@ import { BadgePriceBook } from '../pricing/badge-price-book';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { schemaLink, RenderedJson } from '../common/wire/rendered-json';
-import { PROFILE_TEXT_SQL, ProfileTextRow, intsOf, profileRanksOf, profileText } from './mappers/profile-text';
+import { PROFILE_TEXT_SQL, ProfileTextRow, intsOf, profileRanksText, profileText } from './mappers/profile-text';
 
 /** Reads of one account: profile, badge statistics, update progress. */
 @Injectable()
@@ -51,14 +51,14 @@ export class AccountProfileService {
     // "the profile's ranks sent beside"); from the replica the ranks cost no round trip at all.
     const [rows, current] = await Promise.all([
       this.dataSource.query(PROFILE_TEXT_SQL, [accountId]) as Promise<ProfileTextRow[]>,
-      this.ranks.boardRanks(accountId),
+      this.ranks.columnRanks(accountId),
     ]);
     const [row] = rows;
     if (!row) throw notTracked();
     // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
     if (visitor) void this.countVisit(accountId, visitor, selector.vanity?.value);
     const costs = await this.prices.costsOf(intsOf(row.badge_ids), intsOf(row.badge_levels));
-    return new RenderedJson(profileText(this.schemaLink, row, costs, profileRanksOf(row.refreshed ? current : null, row.best)));
+    return new RenderedJson(profileText(this.schemaLink, row, costs, profileRanksText(row.refreshed ? current : null, row.best)));
   }
 
   private async countVisit(accountId: number, visitor: string, vanity: string | undefined): Promise<void> {

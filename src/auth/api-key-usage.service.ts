@@ -27,6 +27,16 @@ export function hourOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
 }
 
+/** The latest hour written as text: every counted request names its hour, and Date#toISOString is no cheap call. */
+let writtenHour = { start: NaN, text: '' };
+
+/** hourOf as ISO text. */
+function hourText(at: Date): string {
+  const start = Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
+  if (start !== writtenHour.start) writtenHour = { start, text: new Date(start).toISOString() };
+  return writtenHour.text;
+}
+
 /**
  * Counts API-key requests per key, hour and outcome. A request only adds to a Redis hash (in the same round
  * trip as the rate limit); the counts are folded into PostgreSQL every few seconds, on shutdown and before
@@ -77,7 +87,7 @@ export class ApiKeyUsageService implements OnModuleInit, BeforeApplicationShutdo
 
   /** The field prefix of a key's counts in the current hour; the outcome completes it. */
   static fieldPrefix(keyId: string, at = new Date()): string {
-    return `${keyId}|${hourOf(at).toISOString()}|`;
+    return `${keyId}|${hourText(at)}|`;
   }
 
   async record(keyId: string, outcome: AnalyticsOutcome, at = new Date()): Promise<void> {

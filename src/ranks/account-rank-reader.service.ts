@@ -3,14 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { REDIS } from '../common/redis/redis.module';
-import { CHANGE_BOARDS, COLUMN_BOARDS } from './account-boards';
+import { CHANGE_BOARDS, COLUMN_BOARDS, PROFILE_RANK_BOARDS } from './account-boards';
+import { ColumnRanks } from './column-ranks';
 import { RankEngine } from './rank-engine.service';
 import { PROFILE_RANKS_LUA } from './profile-ranks.lua';
 import { RankReplicaService } from './replica/rank-replica.service';
 import { RANKED_COLUMNS, SCOPE_LEVELS, ScopeLevel, memberOf } from './rank-scopes';
 
-/** Boards of the profile's ranks that the engine keeps: every column board. */
-export const PROFILE_RANK_BOARDS = Object.keys(COLUMN_BOARDS);
 /** Boards of `account.listLeaderboardHistory`: the column boards but `valid_playtime` (the same as `playtime`). */
 export const HISTORY_BOARDS = CHANGE_BOARDS.filter((board) => board !== 'valid_playtime') as string[];
 
@@ -62,13 +61,15 @@ export class AccountRankReader {
   }
 
   /**
-   * Every column board's ranks of an account, live (null when it is not on the boards: never refreshed): from this
+   * An account's ranks on every ranked column, live (null when it is not on the boards: never refreshed): from this
    * process's replica of the boards when it has a complete one, else by one script that needs nothing from
    * PostgreSQL, so the profile sends it beside its statement.
    */
-  async boardRanks(accountId: number): Promise<Map<string, BoardRanks> | null> {
-    const local = this.replica.ranks(accountId);
-    return local === undefined ? this.redisRanks(accountId) : local && this.byBoard(local);
+  async columnRanks(accountId: number): Promise<ColumnRanks | null> {
+    const local = this.replica.columnRanks(accountId);
+    if (local !== undefined) return local;
+    const byColumn = await this.profileRanks(accountId, RANKED_COLUMNS);
+    return byColumn && ColumnRanks.fromMap(RANKED_COLUMNS, byColumn);
   }
 
   private async redisRanks(accountId: number): Promise<Map<string, BoardRanks> | null> {

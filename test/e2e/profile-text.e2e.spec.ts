@@ -1,11 +1,30 @@
 import { AccountEntity } from '../../src/account-records/entities/account.entity';
 import { AccountRoleEntity } from '../../src/account-records/entities/account-role.entity';
 import { toProfile } from '../../src/accounts/mappers/profile.mapper';
-import { profileRanksOf } from '../../src/accounts/mappers/profile-text';
 import { referenceBadgeCosts } from '../support/badge-costs-reference';
 import { RankEngine } from '../../src/ranks/rank-engine.service';
 import { AccountRankReader } from '../../src/ranks/account-rank-reader.service';
 import { startTestApp, TestContext } from '../support/test-app';
+
+/**
+ * The profile's ranks as objects, as account.getInfo built them before they were written as text (profileRanksText):
+ * the current ranks on every column board, and the best held merged with them.
+ */
+function profileRanksOf(
+  current: Map<string, { ranks: number[]; totals: number[] }> | null,
+  best: { leaderboard: string; ranks: number[] }[],
+): { currentRanks: unknown[] | null; currentBestRanks: unknown[] | null } {
+  if (!current) return { currentRanks: null, currentBestRanks: null };
+  const kept = new Map(best.map((entry) => [entry.leaderboard, entry.ranks]));
+  const better = (a: number, b: number) => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
+  const currentRanks: unknown[] = [];
+  const currentBestRanks: unknown[] = [];
+  for (const [leaderboard, r] of current) {
+    currentRanks.push({ leaderboard, ranks: r.ranks.join(','), totals: r.totals.join(',') });
+    currentBestRanks.push({ leaderboard, ranks: r.ranks.map((rank, i) => better(rank, kept.get(leaderboard)?.[i] ?? 0)).join(',') });
+  }
+  return { currentRanks, currentBestRanks };
+}
 
 const ODD = 'Quote " back\\ slash / tab\t nl\n cr\r ctl\u0001\u001f del\u007f é 😀 \u2028\u2029 <>&';
 const COSTLY_APP = 900_001;

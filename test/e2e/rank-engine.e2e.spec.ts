@@ -83,15 +83,16 @@ describe('rank engine', () => {
     while (!replica.serving && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(replica.serving).toBe(true);
     const reader = ctx.app.get(AccountRankReader);
-    const plain = (ranks: Map<string, { ranks: number[]; totals: number[] }> | null) =>
-      ranks && Object.fromEntries([...ranks].map(([board, { ranks, totals }]) => [board, { ranks, totals }]));
+    // By column: the engine's ranks of the board each column scores (valid_playtime's are playtime's).
+    const plain = (ranks: Map<string, { ranks: number[]; totals: number[] }> | null, column: (key: string) => string) =>
+      ranks && Object.fromEntries([...ranks].map(([key, { ranks, totals }]) => [column(key), { ranks, totals }]));
     for (const { account_id } of await rows()) {
-      expect({ account_id, ranks: plain(await reader.boardRanks(account_id)) }).toEqual({
+      expect({ account_id, ranks: plain((await reader.columnRanks(account_id))?.byColumn() ?? null, (column) => column) }).toEqual({
         account_id,
-        ranks: plain(await reader.accountRanks(account_id)),
+        ranks: plain(await reader.accountRanks(account_id), (board) => COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!),
       });
     }
-    expect(await reader.boardRanks(999_999_999)).toBeNull();
+    expect(await reader.columnRanks(999_999_999)).toBeNull();
   }
 
   beforeAll(async () => {
@@ -247,13 +248,19 @@ describe('rank engine', () => {
   it('should stop answering ranks from the replica when its subscription drops, and serve again once it has read everything', async () => {
     const replica = ctx.app.get(RankReplicaService);
     await expectReplicaEqualsEngine();
+    const ranksOf = async () => {
+      const { currentRanks, currentBestRanks } = (await post('account.getInfo', { id: { accountId: 2 } }).expect(200)).body;
+      return { currentRanks, currentBestRanks };
+    };
+    const fromReplica = await ranksOf();
+    expect(fromReplica.currentRanks).toHaveLength(16);
     // Placements published while the connection is down would be lost: the replica must not serve on without them.
     expect(await killSubscribers(redis, ctx.app.get(RankEngine).keys.placed)).toBe(1);
     const deadline = Date.now() + 5_000;
     while (replica.serving && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(replica.serving).toBe(false);
     // Meanwhile the profile reads Redis and answers the same.
-    await post('account.getInfo', { id: { accountId: 2 } }).expect(200);
+    expect(await ranksOf()).toEqual(fromReplica);
     await refresh([3]);
     await expectReplicaEqualsEngine();
   }, 60_000);

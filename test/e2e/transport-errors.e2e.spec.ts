@@ -66,6 +66,45 @@ describe('transport errors and where credentials may travel', () => {
     await ctx.http().post('/v1/activity.listGlobalFeed').set('Content-Type', 'application/json; charset=utf-8').send('{}').expect(200);
   });
 
+  it('should read a JSON body in any UTF its type names, with a byte order mark, of a declared length or chunked', async () => {
+    const body = JSON.stringify({ id: { accountId: -5 } });
+    const variants: [string, string, Buffer][] = [
+      ['no charset', 'application/json', Buffer.from(body)],
+      ['utf-8', 'application/json; charset=utf-8', Buffer.from(body)],
+      ['UTF-8 quoted', 'application/json; charset="UTF-8"', Buffer.from(body)],
+      ['byte order mark', 'application/json', Buffer.from(`\ufeff${body}`)],
+      ['utf-16le', 'application/json; charset=utf-16le', Buffer.from(body, 'utf16le')],
+    ];
+    const problemAt = (res: { status: number; body: { errors?: { location?: string }[] } }) => ({
+      status: res.status,
+      locations: res.body.errors?.map((error) => error.location),
+    });
+    for (const [variant, type, bytes] of variants) {
+      const res = await ctx
+        .http()
+        .post('/v1/account.getInfo')
+        .set(bearer(apiKey))
+        .set('Content-Type', type)
+        // As they are: superagent would write a Buffer under a JSON type as JSON.
+        .serialize((raw: Buffer) => raw as unknown as string)
+        .send(bytes);
+      // The body was read: its one invalid value is named.
+      expect({ variant, ...problemAt(res) }).toEqual({ variant, status: 422, locations: ['body.id.accountId'] });
+    }
+    const chunked = await new Promise<{ status: number; body: { errors?: { location?: string }[] } }>((resolve, reject) => {
+      const request = ctx
+        .http()
+        .post('/v1/account.getInfo')
+        .set(bearer(apiKey))
+        .set('Content-Type', 'application/json')
+        .set('Transfer-Encoding', 'chunked');
+      request.write(body.slice(0, 7));
+      request.write(body.slice(7));
+      request.end((error, res) => (error ? reject(error) : resolve(res)));
+    });
+    expect(problemAt(chunked)).toEqual({ status: 422, locations: ['body.id.accountId'] });
+  });
+
   it('should answer 405 with Allow to the wrong method on an existing operation or stream', async () => {
     for (const [method, path, allow] of [
       ['get', '/v1/stats.getStats', 'POST'],

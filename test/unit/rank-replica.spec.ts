@@ -60,7 +60,8 @@ describe('RankReplica', () => {
           truth.set(account.accountId, account);
         }
         expect(replica.accounts).toBe(truth.size);
-        for (let accountId = 1; accountId <= 41; accountId++) expect(replica.ranks(accountId)).toEqual(recomputed(truth, accountId));
+        for (let accountId = 1; accountId <= 41; accountId++)
+          expect(replica.columnRanks(accountId)?.byColumn() ?? null).toEqual(recomputed(truth, accountId));
       }),
       { numRuns: 150 },
     );

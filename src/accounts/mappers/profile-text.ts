@@ -1,6 +1,7 @@
 import { sqlJsonIsoTime, sqlJsonMembers, sqlJsonString } from '../../common/wire/sql-json-text';
-import { BoardRanks } from '../../ranks/account-rank-reader.service';
-import { BestLeaderboardRank, CurrentLeaderboardRank } from '../dto/account-profile.dto';
+import { COLUMN_BOARDS, PROFILE_RANK_BOARDS } from '../../ranks/account-boards';
+import { ColumnRanks } from '../../ranks/column-ranks';
+import { SCOPE_LEVELS } from '../../ranks/rank-scopes';
 import { Image, RoleRecord } from '../../account-records/dto/profile-records.dto';
 import { PROFILE_EXTRAS_SQL } from '../profile-extras';
 import { LOCATION_TEXT, recordTextFields } from '../../account-records/cards/card-values';
@@ -79,37 +80,54 @@ export function intsOf(arrayText: string): number[] {
   return JSON.parse(`[${arrayText.slice(1, -1)}]`) as number[];
 }
 
-export interface ProfileRanks {
-  currentRanks: CurrentLeaderboardRank[] | null;
-  currentBestRanks: BestLeaderboardRank[] | null;
-}
+/** Each board of the profile's ranks, in their order, with the column it ranks and its entries' opening text. */
+const PROFILE_BOARDS = PROFILE_RANK_BOARDS.map((board) => {
+  // Written into the text as they are: a name that needed escaping would break it.
+  if (!/^[a-z_]+$/.test(board)) throw new Error(`profile-text: board name ${board} needs escaping`);
+  return { board, column: COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!, opening: `{"leaderboard":"${board}","ranks":"` };
+});
+const LEVELS = SCOPE_LEVELS.length;
 
 /**
- * The account's ranks on every column board in its five scopes, live from the rank engine, and the best it has held
- * (kept by the update worker, merged with the current ones). Null for an account never refreshed.
+ * The profile's `currentRanks` and `currentBestRanks` members: the account's ranks on every column board in its five
+ * scopes, live from the rank engine, and the best it has held (kept by the update worker, merged with the current
+ * ones); both null for an account never refreshed. Written as text straight from the flat ranks (ColumnRanks), as
+ * JSON.stringify writes the objects (CurrentLeaderboardRank, BestLeaderboardRank): ranks and totals as CSV in the
+ * order global, region, country, state, city.
  */
-export function profileRanksOf(current: Map<string, BoardRanks> | null, best: ProfileTextRow['best']): ProfileRanks {
-  if (!current) return { currentRanks: null, currentBestRanks: null };
-  const kept = new Map(best.map((entry) => [entry.leaderboard, entry.ranks]));
-  const better = (a: number, b: number) => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
-  const currentRanks: CurrentLeaderboardRank[] = [];
-  const currentBestRanks: BestLeaderboardRank[] = [];
-  for (const [leaderboard, r] of current) {
-    currentRanks.push({ leaderboard, ranks: r.ranks.join(','), totals: r.totals.join(',') });
-    currentBestRanks.push({ leaderboard, ranks: r.ranks.map((rank, i) => better(rank, kept.get(leaderboard)?.[i] ?? 0)).join(',') });
+export function profileRanksText(current: ColumnRanks | null, best: ProfileTextRow['best']): string {
+  if (!current) return '"currentRanks":null,"currentBestRanks":null';
+  const { columns, ranks } = current;
+  const totals = current.totals.join(',');
+  let now = '';
+  let held = '';
+  for (const { board, column, opening } of PROFILE_BOARDS) {
+    const at = columns.indexOf(column) * LEVELS;
+    const kept = best.find((entry) => entry.leaderboard === board)?.ranks;
+    let csv = '';
+    let bestCsv = '';
+    for (let level = 0; level < LEVELS; level++) {
+      const rank = ranks[at + level];
+      const before = kept?.[level] ?? 0;
+      // 0 is no rank (no such location): the other one is the best.
+      const better = rank === 0 ? before : before === 0 ? rank : Math.min(rank, before);
+      csv += level ? `,${rank}` : `${rank}`;
+      bestCsv += level ? `,${better}` : `${better}`;
+    }
+    now += `${now ? ',' : ''}${opening}${csv}","totals":"${totals}"}`;
+    held += `${held ? ',' : ''}${opening}${bestCsv}"}`;
   }
-  return { currentRanks, currentBestRanks };
+  return `"currentRanks":[${now}],"currentBestRanks":[${held}]`;
 }
 
 /**
  * The whole answer's text: `$schema` link first, as linkWireSchemas puts it, then the profile. The costs are
- * toBadgeCosts' (sums of cents, clamped to int32).
+ * toBadgeCosts' (sums of cents, clamped to int32); `ranks` is profileRanksText's.
  */
-export function profileText(schemaLink: string, row: ProfileTextRow, costs: BadgeCosts, ranks: ProfileRanks): string {
+export function profileText(schemaLink: string, row: ProfileTextRow, costs: BadgeCosts, ranks: string): string {
   return (
     `{"$schema":${JSON.stringify(schemaLink)},${row.head.slice(1)},"appCost":${costs.appCost},"foilBadgeCost":` +
     `${costs.foilBadgeCost},"normalBadgeCost":${costs.normalBadgeCost}${row.middle},"images":${JSON.stringify(row.images)},"roles":` +
-    `${JSON.stringify(row.roles)}${row.tail},"currentRanks":${JSON.stringify(ranks.currentRanks)},` +
-    `"currentBestRanks":${JSON.stringify(ranks.currentBestRanks)}}`
+    `${JSON.stringify(row.roles)}${row.tail},${ranks}}`
   );
 }

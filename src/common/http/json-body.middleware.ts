@@ -59,7 +59,9 @@ export const LARGE_BODY_ROUTES = Symbol('LARGE_BODY_ROUTES');
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
-  private readonly parse: RequestHandler;
+  private readonly limit: number;
+  /** body-parser's json(), for what `parse` leaves to it. */
+  private readonly fullParse: RequestHandler;
   /** The operations allowed larger bodies, by lower-cased path (express matches paths case-insensitively). */
   private readonly generous: Map<string, BodyParser>;
 
@@ -69,8 +71,8 @@ export class JsonBodyMiddleware implements NestMiddleware {
     private readonly pool: JsonBodyPool,
     private readonly gate: LargeBodyGate,
   ) {
-    const parser = (limit: number) => json({ limit, strict: false, inflate: false, type: JSON_TYPES, verify: refuseOversizedStructure });
-    this.parse = parser(config.bodyLimitBytes);
+    this.limit = config.bodyLimitBytes;
+    this.fullParse = json({ limit: this.limit, strict: false, inflate: false, type: JSON_TYPES, verify: refuseOversizedStructure });
     this.generous = new Map(
       routes.map((route) => [
         route.path.toLowerCase(),
@@ -78,6 +80,44 @@ export class JsonBodyMiddleware implements NestMiddleware {
       ]),
     );
   }
+
+  /**
+   * The parse of a body within the usual limit: json()'s, with what nearly every request is taken here instead, a UTF-8
+   * body (no charset named, or `utf-8`) of a declared length. Read into one buffer (receive: json()'s limit and errors),
+   * checked like json()'s `verify` (refuseOversizedStructure), its byte order mark dropped as json()'s decoder drops
+   * it, parsed (an empty body is `{}`, as json() has it). A chunked body, another charset or a Content-Encoding goes to
+   * json() (which refuses the encoding and any charset it cannot decode). body-parser's reading, for a body of tens of
+   * bytes, was ~4 % of the API's time under account.getInfo (docs/performance-history.md, "The profile's ranks as text").
+   */
+  private readonly parse: BodyParser = (request, response, next) => {
+    // As json() leaves a request: with a `body`, undefined when none was sent.
+    if (!Object.hasOwn(request, 'body')) request.body = undefined;
+    if (!hasBody(request)) return next();
+    if (request.header('content-length') === undefined || request.header('content-encoding') !== undefined || !namesUtf8(request))
+      return this.fullParse(request, response, next);
+    this.receive(
+      request,
+      this.limit,
+      (size) => Buffer.allocUnsafe(size),
+      (error, bytes, length) => {
+        if (error) return next(error);
+        const body = (bytes as Buffer).subarray(0, length);
+        try {
+          refuseOversizedStructure(request, response, body);
+        } catch (breach) {
+          return next(breach);
+        }
+        let text = body.toString('utf8');
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        try {
+          request.body = text.length === 0 ? {} : JSON.parse(text);
+        } catch {
+          return next(Object.assign(new Error('invalid JSON'), { status: 400, type: 'entity.parse.failed' }));
+        }
+        next();
+      },
+    );
+  };
 
   /**
    * A parser for megabyte bodies that keeps the event loop free: the bytes are received into shared memory (same
@@ -94,9 +134,10 @@ export class JsonBodyMiddleware implements NestMiddleware {
         return next(Object.assign(new Error('unsupported charset'), { status: 415, type: 'charset.unsupported' }));
       }
       if (!hasBody(request)) return next();
-      this.receive(request, limit, slot, (error, buffer, length) => {
+      const shared = (size: number) => new Uint8Array(slot ? slot.buffer(size) : new SharedArrayBuffer(size), 0, size);
+      this.receive(request, limit, shared, (error, bytes, length) => {
         if (error) return next(error);
-        this.pool.examine(buffer!, length!, schema, base64).then(async (examined) => {
+        this.pool.examine(bytes!.buffer as SharedArrayBuffer, length!, schema, base64).then(async (examined) => {
           switch (examined.kind) {
             case 'breach':
               return next(new StructureBreach(examined.location, examined.message));
@@ -131,8 +172,8 @@ export class JsonBodyMiddleware implements NestMiddleware {
   }
 
   /**
-   * Receives a body into the receive buffer of its gate slot (a small body, which needs no slot, into one of its
-   * own), with json()'s limit and errors: 415 for a Content-Encoding, 413 over the limit (from Content-Length before
+   * Receives a body into the bytes `allocate` gives for its size (for the large bodies, the receive buffer of its gate
+   * slot, or shared memory of its own for one that needs no slot), with json()'s limit and errors: 415 for a Content-Encoding, 413 over the limit (from Content-Length before
    * reading, or as the bytes arrive), 400 for a body shorter or longer than its Content-Length or cut off. Each
    * socket chunk is copied once, into place; every READ_PER_TURN_BYTES the socket is paused until the next turn,
    * since libuv would otherwise hand over up to 2 MiB per socket in one turn.
@@ -140,8 +181,8 @@ export class JsonBodyMiddleware implements NestMiddleware {
   private receive(
     request: Request,
     limit: number,
-    slot: BodySlot | undefined,
-    done: (error: unknown, buffer?: SharedArrayBuffer, length?: number) => void,
+    allocate: (size: number) => Uint8Array,
+    done: (error: unknown, bytes?: Uint8Array, length?: number) => void,
   ): void {
     const fail = (status: number, type: string) => Object.assign(new Error(type), { status, type, expose: true });
     const encoding = (request.header('content-encoding') ?? 'identity').toLowerCase();
@@ -155,8 +196,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
       return done(fail(413, 'entity.too.large'));
     }
     const size = declared ?? limit;
-    const buffer = slot ? slot.buffer(size) : new SharedArrayBuffer(size);
-    const view = new Uint8Array(buffer, 0, size);
+    const view = allocate(size);
     let received = 0;
     let thisTurn = 0;
     let settled = false;
@@ -168,7 +208,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
         request.resume();
         done(error);
       } else {
-        done(null, buffer, received);
+        done(null, view, received);
       }
     };
     const onData = (chunk: Buffer) => {
@@ -230,6 +270,12 @@ export class JsonBodyMiddleware implements NestMiddleware {
 function discardBody(request: Request, _response: Response, next: NextFunction): void {
   request.resume();
   next();
+}
+
+/** Whether the body's Content-Type names UTF-8 or no charset (JSON's default). */
+function namesUtf8(request: Request): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.header('content-type') ?? '')?.[1];
+  return charset === undefined || charset.toLowerCase() === 'utf-8';
 }
 
 /** A body is present when it is chunked or has a non-zero length (type-is counts `Content-Length: 0` as one). */

@@ -30,7 +30,7 @@ import { REDIS } from '../../common/redis/redis.module';
 import { WatchedSubscription } from '../../common/redis/watched-subscription';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import type { BoardRanks } from '../account-rank-reader.service';
+import type { ColumnRanks } from '../column-ranks';
 import { RankKeys } from '../rank-keys';
 import { placedAccountOf, readRankRows } from '../rank-rows';
 import { RANKED_COLUMNS } from '../rank-scopes';
@@ -88,11 +88,11 @@ export class RankReplicaService implements OnApplicationBootstrap, OnApplication
   }
 
   /**
-   * The account's ranks by column (RankReplica.ranks): null when it is not on the boards, undefined when this process
-   * has no complete replica (read Redis instead).
+   * The account's ranks on every column (RankReplica.columnRanks): null when it is not on the boards, undefined when
+   * this process has no complete replica (read Redis instead).
    */
-  ranks(accountId: number): Map<string, BoardRanks> | null | undefined {
-    return this.replica ? this.replica.ranks(accountId) : undefined;
+  columnRanks(accountId: number): ColumnRanks | null | undefined {
+    return this.replica ? this.replica.columnRanks(accountId) : undefined;
   }
 
   /**

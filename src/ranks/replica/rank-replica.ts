@@ -9,7 +9,7 @@
  */
 import { IdIndex } from '../../common/collections/id-index';
 import { TimeSlices } from '../../common/scheduling/time-slices';
-import type { BoardRanks } from '../account-rank-reader.service';
+import { ColumnRanks } from '../column-ranks';
 import { SCOPE_LEVELS, scopeKeysOf } from '../rank-scopes';
 import { boardOrder } from './board-order';
 import { RankedSet } from './ranked-set';
@@ -102,28 +102,29 @@ export class RankReplica {
   }
 
   /**
-   * The account's ranks by column: in the order global, region, country, state, city, 0 where it has no such
-   * location, the last rank (scoring accounts + 1) where it scores 0; totals are the scopes' populations. Null when
-   * the account is not on the boards (never refreshed).
+   * The account's ranks on every column (ColumnRanks: in the order global, region, country, state, city, 0 where it
+   * has no such location, the last rank, scoring accounts + 1, where it scores 0); totals are the scopes'
+   * populations. Null when the account is not on the boards (never refreshed).
    */
-  ranks(accountId: number): Map<string, BoardRanks> | null {
+  columnRanks(accountId: number): ColumnRanks | null {
     const slot = this.index.get(accountId);
     if (slot < 0) return null;
     const scopes = this.cellScopes[this.cellOfSlot[slot]];
-    const totals = Array.from(scopes, (scope) => (scope === NO_SCOPE ? 0 : this.populations[scope]));
-    const byColumn = new Map<string, BoardRanks>();
+    const levels = scopes.length;
+    const totals = new Int32Array(levels);
+    for (let l = 0; l < levels; l++) totals[l] = scopes[l] === NO_SCOPE ? 0 : this.populations[scopes[l]];
     const columns = this.columns.length;
+    const ranks = new Int32Array(columns * levels);
     for (let c = 0; c < columns; c++) {
       const score = this.scores[slot * columns + c];
-      const ranks = Array.from(scopes, (scope) => {
-        if (scope === NO_SCOPE) return 0;
-        const set = this.sets[c][scope];
-        if (score === 0) return (set?.size ?? 0) + 1;
-        return set.countAhead(score, accountId) + 1;
-      });
-      byColumn.set(this.columns[c], { ranks, totals: [...totals] });
+      const sets = this.sets[c];
+      for (let l = 0; l < levels; l++) {
+        const scope = scopes[l];
+        if (scope === NO_SCOPE) continue;
+        ranks[c * levels + l] = score === 0 ? (sets[scope]?.size ?? 0) + 1 : sets[scope].countAhead(score, accountId) + 1;
+      }
     }
-    return byColumn;
+    return new ColumnRanks(this.columns, ranks, totals);
   }
 
   /**
