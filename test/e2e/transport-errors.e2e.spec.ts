@@ -75,34 +75,39 @@ describe('transport errors and where credentials may travel', () => {
       ['byte order mark', 'application/json', Buffer.from(`\ufeff${body}`)],
       ['utf-16le', 'application/json; charset=utf-16le', Buffer.from(body, 'utf16le')],
     ];
-    const problemAt = (res: { status: number; body: { errors?: { location?: string }[] } }) => ({
+    type Answer = { status: number; body: { instance?: string; errors?: { location?: string }[] } };
+    // The body was read (its one invalid value is named), and what followed ran as the request: its problem names it.
+    const problemAt = (res: Answer) => ({
       status: res.status,
+      instance: res.body.instance,
       locations: res.body.errors?.map((error) => error.location),
     });
-    for (const [variant, type, bytes] of variants) {
+    const expected = (requestId: string) => ({ status: 422, instance: `urn:request:${requestId}`, locations: ['body.id.accountId'] });
+    for (const [i, [variant, type, bytes]] of variants.entries()) {
       const res = await ctx
         .http()
         .post('/v1/account.getInfo')
         .set(bearer(apiKey))
+        .set('X-Request-Id', `read-body-${i}`)
         .set('Content-Type', type)
         // As they are: superagent would write a Buffer under a JSON type as JSON.
         .serialize((raw: Buffer) => raw as unknown as string)
         .send(bytes);
-      // The body was read: its one invalid value is named.
-      expect({ variant, ...problemAt(res) }).toEqual({ variant, status: 422, locations: ['body.id.accountId'] });
+      expect({ variant, ...problemAt(res) }).toEqual({ variant, ...expected(`read-body-${i}`) });
     }
-    const chunked = await new Promise<{ status: number; body: { errors?: { location?: string }[] } }>((resolve, reject) => {
+    const chunked = await new Promise<Answer>((resolve, reject) => {
       const request = ctx
         .http()
         .post('/v1/account.getInfo')
         .set(bearer(apiKey))
+        .set('X-Request-Id', 'read-body-chunked')
         .set('Content-Type', 'application/json')
         .set('Transfer-Encoding', 'chunked');
       request.write(body.slice(0, 7));
       request.write(body.slice(7));
       request.end((error, res) => (error ? reject(error) : resolve(res)));
     });
-    expect(problemAt(chunked)).toEqual({ status: 422, locations: ['body.id.accountId'] });
+    expect(problemAt(chunked)).toEqual(expected('read-body-chunked'));
   });
 
   it('should answer 405 with Allow to the wrong method on an existing operation or stream', async () => {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AsyncResource } from 'node:async_hooks';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ClippedValue } from '../problem/clip-value';
@@ -182,8 +183,11 @@ export class JsonBodyMiddleware implements NestMiddleware {
     request: Request,
     limit: number,
     allocate: (size: number) => Uint8Array,
-    done: (error: unknown, bytes?: Uint8Array, length?: number) => void,
+    callback: (error: unknown, bytes?: Uint8Array, length?: number) => void,
   ): void {
+    // The stream's events run in the socket's async context: `done` runs in the caller's, as json()'s callback does,
+    // so what follows (the request's id in its log lines and query records, request-context.ts) is still the request's.
+    const done = AsyncResource.bind(callback);
     const fail = (status: number, type: string) => Object.assign(new Error(type), { status, type, expose: true });
     const encoding = (request.header('content-encoding') ?? 'identity').toLowerCase();
     if (encoding !== 'identity') {
