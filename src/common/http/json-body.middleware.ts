@@ -83,12 +83,12 @@ export class JsonBodyMiddleware implements NestMiddleware {
   }
 
   /**
-   * The parse of a body within the usual limit: json()'s, with what nearly every request is taken here instead, a UTF-8
-   * body (no charset named, or `utf-8`) of a declared length. Read into one buffer (receive: json()'s limit and errors),
-   * checked like json()'s `verify` (refuseOversizedStructure), its byte order mark dropped as json()'s decoder drops
-   * it, parsed (an empty body is `{}`, as json() has it). A chunked body, another charset or a Content-Encoding goes to
-   * json() (which refuses the encoding and any charset it cannot decode). body-parser's reading, for a body of tens of
-   * bytes, was ~4 % of the API's time under account.getInfo (docs/performance-history.md, "The profile's ranks as text").
+   * The parser of bodies within the usual limit. What nearly every request sends, a UTF-8 body (no charset named, or
+   * `utf-8`) of a declared length, is read here into one buffer (receive: json()'s limit and errors), checked as json()'s
+   * `verify` checks it (refuseOversizedStructure), its byte order mark dropped as json()'s decoder drops it, and parsed
+   * (an empty body is `{}`, as json() has it). A chunked body, another charset or a Content-Encoding goes to json(),
+   * which refuses the encoding and any charset it cannot decode. body-parser's reading of a body of tens of bytes was
+   * ~4 % of the API's time under account.getInfo (docs/performance-history.md, "The profile's ranks as text").
    */
   private readonly parse: BodyParser = (request, response, next) => {
     // As json() leaves a request: with a `body`, undefined when none was sent.
@@ -174,10 +174,11 @@ export class JsonBodyMiddleware implements NestMiddleware {
 
   /**
    * Receives a body into the bytes `allocate` gives for its size (for the large bodies, the receive buffer of its gate
-   * slot, or shared memory of its own for one that needs no slot), with json()'s limit and errors: 415 for a Content-Encoding, 413 over the limit (from Content-Length before
-   * reading, or as the bytes arrive), 400 for a body shorter or longer than its Content-Length or cut off. Each
-   * socket chunk is copied once, into place; every READ_PER_TURN_BYTES the socket is paused until the next turn,
-   * since libuv would otherwise hand over up to 2 MiB per socket in one turn.
+   * slot, or shared memory of its own for one that needs no slot), with json()'s limit and errors: 415 for a
+   * Content-Encoding, 413 over the limit (from Content-Length before reading, or as the bytes arrive), 400 for a body
+   * shorter or longer than its Content-Length or cut off. Each socket chunk is copied once, into place; every
+   * READ_PER_TURN_BYTES the socket is paused until the next turn, since libuv would otherwise hand over up to 2 MiB per
+   * socket in one turn.
    */
   private receive(
     request: Request,
