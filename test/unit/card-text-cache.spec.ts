@@ -24,11 +24,23 @@ describe('CardTextCache', () => {
     expect(cache.size).toBe(1);
   });
 
-  it('should keep at most its capacity, dropping the oldest written first', () => {
+  it('should keep at most its capacity, dropping the least recently used first', () => {
     const cache = new CardTextCache(2);
     for (const id of [1, 2, 3]) cache.lookup([id]).text(written(id, '7'));
     expect(cache.size).toBe(2);
     expect(cache.lookup([1, 2, 3]).versions).toEqual([null, '7', '7']);
+    // Card 2 was just sent again, so card 3 is now the least recently used.
+    cache.lookup([2]);
+    cache.lookup([4]).text(written(4, '7'));
+    expect(cache.lookup([2, 3, 4]).versions).toEqual(['7', null, '7']);
+  });
+
+  it('should stay bounded under churn, holding the texts written last', () => {
+    const cache = new CardTextCache(1_000);
+    for (let n = 0; n < 20_000; n++) cache.lookup([n % 5_000]).text(written(n % 5_000, String(n)));
+    expect(cache.size).toBe(1_000);
+    // The last 1,000 writes were of accounts 4,000–4,999, at versions 19,000–19,999.
+    expect(cache.lookup([3_999, 4_000, 4_999]).versions).toEqual([null, '19000', '19999']);
   });
 
   it('should not send a version held for longer than CARD_TEXT_HELD_MS', () => {

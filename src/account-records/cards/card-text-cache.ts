@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { RoleRecord } from '../dto/profile-records.dto';
 import { CARD_HEAD_TEXT, CARD_TAIL_TEXT, cardTextOf } from './card-values';
 
@@ -10,7 +11,11 @@ import { CARD_HEAD_TEXT, CARD_TAIL_TEXT, cardTextOf } from './card-values';
  * Building each card's text was most of PostgreSQL's work for the friend paths' cards (docs/performance-history.md,
  * "Card texts kept by row version").
  *
- * Bounded: past CARD_TEXTS_HELD the oldest held goes first (~600 bytes each). A text is used for at most
+ * Bounded: past CARD_TEXTS_HELD the least recently used goes first (~600 bytes each; the hubs many paths pass through
+ * stay). An LRUCache, not a Map evicted by `map.delete(map.keys().next().value)`: V8 leaves a deleted entry's slot in
+ * the table until it is rebuilt, and an iterator walks those from the start, so under steady churn each eviction
+ * skipped over thousands of them (~18 µs at 50,000 entries; 6 % of the API's CPU under account.findFriendPath,
+ * docs/performance-history.md). A text is used for at most
  * CARD_TEXT_HELD_MS: a transaction id comes round again only after 2³² transactions, so within minutes a row's new
  * version can never carry the xmin of the one held.
  */
@@ -39,12 +44,14 @@ export const SENT_CARD = `CASE WHEN a.xmin = ($2::xid[])[array_position($1::int[
     ELSE json_build_array(a.account_id, a.xmin, cr.roles, ${CARD_HEAD_TEXT}, ${CARD_TAIL_TEXT}) END`;
 
 export class CardTextCache {
-  private readonly held = new Map<number, HeldText>();
+  private readonly held: LRUCache<number, HeldText>;
 
   constructor(
-    private readonly capacity = CARD_TEXTS_HELD,
+    capacity = CARD_TEXTS_HELD,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.held = new LRUCache({ max: capacity });
+  }
 
   /**
    * What one statement reads: the versions to send for `ids` (aligned), and `text`, which gives a sent card's text
@@ -64,7 +71,7 @@ export class CardTextCache {
     const text = (card: SentCard): string => {
       const [accountId, xmin, roles] = card;
       if (card.length === 5) {
-        this.keep(accountId, { xmin, head: card[3], tail: card[4], writtenAt: sentAt });
+        this.held.set(accountId, { xmin, head: card[3], tail: card[4], writtenAt: sentAt });
         return cardTextOf(card[3], roles, card[4]);
       }
       const held = sentWith.get(accountId);
@@ -77,12 +84,5 @@ export class CardTextCache {
 
   get size(): number {
     return this.held.size;
-  }
-
-  private keep(accountId: number, text: HeldText): void {
-    // Deleted first so that a replaced text counts as the newest.
-    this.held.delete(accountId);
-    this.held.set(accountId, text);
-    if (this.held.size > this.capacity) this.held.delete(this.held.keys().next().value!);
   }
 }

@@ -19,6 +19,8 @@
  * 4. The backstops: an acknowledgement that does not come within `ACK_TIMEOUT_MS` (a process stalled but still
  *    subscribed) is logged, and the entry's TTL (`CACHE_TTL_MS`) bounds how long such a process could still serve it.
  */
+import { LRUCache } from 'lru-cache';
+
 export const CACHE_TTL_MS = 10_000;
 export const CACHE_MAX_ENTRIES = 10_000;
 
@@ -34,16 +36,21 @@ interface Entry extends CachedKey {
 }
 
 export class ApiKeyCache {
-  /** Map order is insertion order: re-inserting on a hit makes the first entry the least recently used. */
-  private readonly entries = new Map<string, Entry>();
+  /**
+   * Least recently used out first (LRUCache: a Map evicted by its first key walks every deleted slot before it, see
+   * card-text-cache.ts). The TTL is checked here, against `clock`, so that tests can move time.
+   */
+  private readonly entries: LRUCache<string, Entry>;
   private generation = 0;
   private enabled = false;
 
   constructor(
     private readonly ttlMs = CACHE_TTL_MS,
-    private readonly maxEntries = CACHE_MAX_ENTRIES,
+    maxEntries = CACHE_MAX_ENTRIES,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   /** Whether revocations can be heard, so entries are kept. */
   get active(): boolean {
@@ -57,10 +64,9 @@ export class ApiKeyCache {
   get(keyId: string): CachedKey | undefined {
     const entry = this.entries.get(keyId);
     if (!entry) return undefined;
+    if (entry.expiresAt > this.clock()) return entry;
     this.entries.delete(keyId);
-    if (entry.expiresAt <= this.clock()) return undefined;
-    this.entries.set(keyId, entry);
-    return entry;
+    return undefined;
   }
 
   /** Taken before the database read a fill is made of; `fill` refuses the result if an eviction came in between. */
@@ -70,14 +76,12 @@ export class ApiKeyCache {
 
   fill(key: CachedKey, ticket: number): void {
     if (!this.enabled || ticket !== this.generation) return;
-    this.entries.delete(key.keyId);
     this.entries.set(key.keyId, {
       keyId: key.keyId,
       accountId: key.accountId,
       secretHash: key.secretHash,
       expiresAt: this.clock() + this.ttlMs,
     });
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
 
   evict(keyId: string): void {
