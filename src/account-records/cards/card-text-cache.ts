@@ -14,8 +14,8 @@ import { CARD_HEAD_TEXT, CARD_TAIL_TEXT, cardTextOf } from './card-values';
  * Bounded: past CARD_TEXTS_HELD the least recently used goes first (~600 bytes each; the hubs many paths pass through
  * stay). An LRUCache, not a Map evicted by `map.delete(map.keys().next().value)`: V8 leaves a deleted entry's slot in
  * the table until it is rebuilt, and an iterator walks those from the start, so under steady churn each eviction
- * skipped over thousands of them (~18 µs at 50,000 entries; 6 % of the API's CPU under account.findFriendPath,
- * docs/performance-history.md). A text is used for at most
+ * skipped over thousands of them (~17 µs at 50,000 entries; 6 % of the API's CPU under account.findFriendPath,
+ * docs/performance-history.md, "Card texts evicted without walking deleted slots"). A text is used for at most
  * CARD_TEXT_HELD_MS: a transaction id comes round again only after 2³² transactions, so within minutes a row's new
  * version can never carry the xmin of the one held.
  */

@@ -189,7 +189,8 @@ export class JsonBodyMiddleware implements NestMiddleware {
     // The stream's events run in the socket's async context: `done` runs in the caller's, as json()'s callback does,
     // so what follows (the request's id in its log lines and query records, request-context.ts) is still the request's.
     // Through runInAsyncScope, not AsyncResource.bind: on Node 20 bind defines a property with two deprecation
-    // wrappers on every bound function, ~1.5 % of the API's CPU per request with a body.
+    // wrappers on every bound function, ~1.5 % of the API's CPU per request with a body (docs/performance-history.md,
+    // "Card texts evicted without walking deleted slots, a body's async context without deprecation wrappers").
     const resource = new AsyncResource('JsonBodyReceive');
     const done = (error: unknown, bytes?: Uint8Array, length?: number) => resource.runInAsyncScope(callback, null, error, bytes, length);
     const fail = (status: number, type: string) => Object.assign(new Error(type), { status, type, expose: true });
