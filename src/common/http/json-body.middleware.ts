@@ -129,7 +129,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
    */
   private offThread(limit: number, schema: string, base64: Base64Paths): BodyParser {
     return (request, _response, next, slot) => {
-      const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.header('content-type') ?? '')?.[1]?.toLowerCase();
+      const charset = charsetOf(request);
       if (charset && charset !== 'utf-8' && charset !== 'utf8') {
         request.resume();
         return next(Object.assign(new Error('unsupported charset'), { status: 415, type: 'charset.unsupported' }));
@@ -281,10 +281,15 @@ function discardBody(request: Request, _response: Response, next: NextFunction):
   next();
 }
 
+/** The charset the body's Content-Type names, lower-cased, or undefined when it names none. */
+function charsetOf(request: Request): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.header('content-type') ?? '')?.[1]?.toLowerCase();
+}
+
 /** Whether the body's Content-Type names UTF-8 or no charset (JSON's default). */
 function namesUtf8(request: Request): boolean {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.header('content-type') ?? '')?.[1];
-  return charset === undefined || charset.toLowerCase() === 'utf-8';
+  const charset = charsetOf(request);
+  return charset === undefined || charset === 'utf-8';
 }
 
 /** A body is present when it is chunked or has a non-zero length (type-is counts `Content-Length: 0` as one). */
