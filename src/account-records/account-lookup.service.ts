@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { notFound, serviceUnavailable, unprocessable } from '../common/problem/problem.exception';
+import { CardChanges } from './card-replica/card-changes';
 import { PlatformClient } from '../platform/client/platform-client';
 import { PlatformError } from '../platform/client/platform.errors';
 import { PlatformTotals } from '../stats/totals/platform-totals.service';
@@ -29,6 +30,7 @@ export class AccountLookupService {
     @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
     private readonly platform: PlatformClient,
     private readonly totals: PlatformTotals,
+    private readonly cardChanges: CardChanges,
   ) {}
 
   /** `at` is where the selector sits in the request (`body.from`), for the 422 of an empty one. */
@@ -71,6 +73,7 @@ export class AccountLookupService {
       if (inserted.length) await this.totals.add(manager, accountId, { accountsAdded: 1, totalAccounts: 1 });
       return inserted.length > 0;
     });
+    if (created) await this.cardChanges.announce([accountId]);
     return { accountId, created };
   }
 

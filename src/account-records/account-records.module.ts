@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlatformModule } from '../platform/platform.module';
 import { PlatformTotalsModule } from '../stats/totals/platform-totals.module';
 import { AccountLookupService } from './account-lookup.service';
+import { CardChanges } from './card-replica/card-changes';
 import { AccountUpdateEntity } from './entities/account-update.entity';
 import { AccountEntity } from './entities/account.entity';
 import { UpdateProgressService } from './progress/update-progress.service';
@@ -17,7 +18,9 @@ import { UpdateProgressService } from './progress/update-progress.service';
  * - **Lookup** (`AccountLookupService`, this module): an `AccountSearch` to a stored account. A lookup may add an
  *   unknown account (read from the platform, counted in the platform totals).
  * - **Cards** (`cards/`, LeaderboardAccountsModule): the `LeaderboardAccount` of every listing (board pages,
- *   crafters, owners, feeds, friend paths), written by PostgreSQL as JSON in one statement per listing.
+ *   crafters, owners, feeds, friend paths), written by PostgreSQL as JSON in one statement per listing, or rendered
+ *   from each HTTP process's card replica (`card-replica/`), which every writer of a card announces its changes to
+ *   (`CardChanges`).
  * - **Update progress** (`progress/`): the record of a queued update the pipeline writes and `account.updateProgress`
  *   and the webhooks read.
  *
@@ -25,7 +28,7 @@ import { UpdateProgressService } from './progress/update-progress.service';
  */
 @Module({
   imports: [PlatformModule, PlatformTotalsModule, TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity])],
-  providers: [AccountLookupService, UpdateProgressService],
-  exports: [AccountLookupService, UpdateProgressService],
+  providers: [AccountLookupService, UpdateProgressService, CardChanges],
+  exports: [AccountLookupService, UpdateProgressService, CardChanges],
 })
 export class AccountRecordsModule {}

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PlatformTotals } from '../stats/totals/platform-totals.service';
 import { Role } from '../account-records/account.enums';
+import { CardChanges } from '../account-records/card-replica/card-changes';
 
 /** Operator actions used by the CLI: make an account row exist, grant roles. */
 @Injectable()
@@ -10,6 +11,7 @@ export class AccountAdminService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly totals: PlatformTotals,
+    private readonly cardChanges: CardChanges,
   ) {}
 
   /**
@@ -17,7 +19,7 @@ export class AccountAdminService {
    * `lastQueueStatus` is `undefined` until someone queues an update. Resolves true when the account row is new.
    */
   async ensureAccount(accountId: number, email?: string): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
+    const created = await this.dataSource.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
         'INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING RETURNING account_id',
         [accountId],
@@ -31,6 +33,8 @@ export class AccountAdminService {
       );
       return inserted.length > 0;
     });
+    if (created) await this.cardChanges.announce([accountId]);
+    return created;
   }
 
   async grantRole(accountId: number, role: Role, rating = 0): Promise<void> {
@@ -40,6 +44,7 @@ export class AccountAdminService {
        ON CONFLICT (account_id, role) DO UPDATE SET rating = EXCLUDED.rating`,
       [accountId, role, rating],
     );
+    await this.cardChanges.announce([accountId]);
   }
 
   async revokeRole(accountId: number, role: Role): Promise<boolean> {
@@ -47,6 +52,7 @@ export class AccountAdminService {
       accountId,
       role,
     ]);
+    if (result[1] > 0) await this.cardChanges.announce([accountId]);
     return result[1] > 0;
   }
 }

@@ -60,6 +60,8 @@ export interface AppConfig {
   sharedAnswerTtlMs: number;
   /** Whether each HTTP process keeps the column boards in memory for the profile's ranks (RankReplicaService). */
   rankReplica: boolean;
+  /** Whether each HTTP process keeps every account's card in memory for the card listings (CardReplica). */
+  cardReplica: boolean;
   /** Interval of the heartbeat event on every event stream. */
   streamHeartbeatMs: number;
   /** The monthly donation goal shown by donate.getGoal, in cents. */
@@ -247,6 +249,7 @@ export function loadConfig(env: Env): AppConfig {
     apiProcesses,
     sharedAnswerTtlMs: int(env, 'SHARED_ANSWER_TTL_MS', 1000, 0, 60_000),
     rankReplica: flag(env, 'RANK_REPLICA', true),
+    cardReplica: flag(env, 'CARD_REPLICA', true),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
     donationGoalCents: int(env, 'DONATION_GOAL_CENTS', 50_000, 0, 1_000_000_000),
     platform: {

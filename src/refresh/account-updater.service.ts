@@ -7,7 +7,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { JsonLogger } from '../common/logging/json-logger';
 import { RedisChannel } from '../common/redis/redis-channel';
 import { REDIS } from '../common/redis/redis.module';
-import { CompletedRunMessage, completedRunsChannel } from '../accounts/friends/completed-runs';
+import { CompletedRunMessage, completedRunsChannel } from '../account-records/completed-runs';
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { AccountUpdateEntity } from '../account-records/entities/account-update.entity';
 import { ActivityRecorder } from '../activity/activity-recorder';

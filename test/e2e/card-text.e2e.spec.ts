@@ -1,4 +1,12 @@
+import Redis from 'ioredis';
+import { CardChanges, cardsChangedChannel } from '../../src/account-records/card-replica/card-changes';
+import { CardReplica } from '../../src/account-records/card-replica/card-replica.service';
+import { completedRunsChannel } from '../../src/account-records/completed-runs';
 import { LeaderboardAccountsService } from '../../src/account-records/cards/leaderboard-accounts.service';
+import { AccountAdminService } from '../../src/accounts/account-admin.service';
+import { REDIS } from '../../src/common/redis/redis.module';
+import { DonationsService } from '../../src/donations/donations.service';
+import { killSubscribers } from '../support/subscribers';
 import { startTestApp, TestContext } from '../support/test-app';
 
 const ODD = 'Quote " back\\ slash / tab\t nl\n cr\r ctl\u0001\u001f del\u007f é 😀 \u2028\u2029 <>&';
@@ -7,7 +15,8 @@ const ODD = 'Quote " back\\ slash / tab\t nl\n cr\r ctl\u0001\u001f del\u007f é
  * The account cards PostgreSQL writes as JSON text (CARD_HEAD_TEXT and CARD_TAIL_TEXT, sent as they are by the largest
  * listings) against the cards built as objects (cardOf) and serialized by JSON.stringify: the same bytes, for names
  * needing escapes, every combination of location parts, roles or none, and a creation date from the platform or from
- * when it was added; and the texts each process keeps (CardTextCache) against the rows they were written from.
+ * when it was added; the cards each HTTP process renders from its replica (CardReplica) against the same; and the
+ * texts each process keeps (CardTextCache) and its replica against the rows they were written from.
  */
 describe('account cards written by PostgreSQL', () => {
   let ctx: TestContext;
@@ -36,16 +45,37 @@ describe('account cards written by PostgreSQL', () => {
   });
   afterAll(() => ctx.close());
 
-  it('should write each card as JSON.stringify writes cardOf, byte for byte', async () => {
+  /** Waits (up to 10 s) until `check` holds. */
+  const eventually = async (what: string, check: () => Promise<boolean> | boolean) => {
+    const deadline = Date.now() + 10_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`not within 10 s: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const replicaCard = async (id: number) => {
+    const texts = await ctx.app.get(CardReplica).texts([id]);
+    return texts?.has(id) ? (JSON.parse(texts.get(id)!) as Record<string, unknown> & { roles: { role: string }[] }) : null;
+  };
+  /** Rows were written by hand (behind the service's back): told to the replica, as a writer would. */
+  const announced = async (check: () => Promise<boolean>) => {
+    await eventually('the replica serves', () => ctx.app.get(CardReplica).serving);
+    await ctx.app.get(CardChanges).announce(ids);
+    await eventually('the replica applies what it was told', check);
+  };
+
+  it('should write each card as JSON.stringify writes cardOf, byte for byte, from PostgreSQL and from the replica', async () => {
     const cards = ctx.app.get(LeaderboardAccountsService);
+    await announced(async () => (await replicaCard(1))?.name === ODD);
     const objects = await cards.byIds(ids);
-    const texts = await cards.rawByIds(ids);
-    const withUpdated = (await cards.rawByIdsWithUpdated(ids)).cards;
+    const fromReplica = await cards.rawByIds(ids);
+    const fromStatement = (await cards.rawByIdsWithUpdated(ids)).cards;
     expect(objects.size).toBe(ids.length);
+    expect(ctx.app.get(CardReplica).size).toBe(ids.length);
     for (const id of ids) {
       const expected = JSON.stringify(objects.get(id));
-      expect({ id, text: texts.get(id)?.text }).toEqual({ id, text: expected });
-      expect({ id, text: withUpdated.get(id)?.text }).toEqual({ id, text: expected });
+      expect({ id, text: fromReplica.get(id)?.text }).toEqual({ id, text: expected });
+      expect({ id, text: fromStatement.get(id)?.text }).toEqual({ id, text: expected });
     }
     // The odd values did reach the cards compared.
     const odd = objects.get(1)! as unknown as Record<string, unknown>;
@@ -55,18 +85,67 @@ describe('account cards written by PostgreSQL', () => {
     expect((odd.roles as { role: string }[]).map((role) => role.role)).toEqual(['moderator', 'developer', 'donator']);
     expect((objects.get(5) as unknown as { roles: { role: string }[] }).roles.map((role) => role.role)).toEqual(['translator']);
     expect((objects.get(2) as unknown as { roles: unknown[] }).roles).toEqual([]);
+    // An account not stored has no card either way.
+    expect((await cards.rawByIds([1, 999_999])).has(999_999)).toBe(false);
   });
 
   it('should write a card again once its row changes, with its roles read fresh every time', async () => {
     const cards = ctx.app.get(LeaderboardAccountsService);
-    await cards.rawByIds(ids);
+    await cards.rawByIdsWithUpdated(ids);
     // Account 2's row gets a new version; account 3's row keeps its version (its text is held) but gains a role.
     await ctx.dataSource.query(`UPDATE accounts SET name = 'Renamed' WHERE account_id = 2`);
     await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role, rating) VALUES (3, 'staff', 1)`);
-    const texts = await cards.rawByIds(ids);
+    const texts = (await cards.rawByIdsWithUpdated(ids)).cards;
     const objects = await cards.byIds(ids);
     for (const id of ids) expect({ id, text: texts.get(id)?.text }).toEqual({ id, text: JSON.stringify(objects.get(id)) });
     expect(JSON.parse(texts.get(2)!.text).name).toBe('Renamed');
     expect(JSON.parse(texts.get(3)!.text).roles.map((role: { role: string }) => role.role)).toEqual(['staff']);
+    // Written behind the service's back, the replica still holds the cards as they were, until it is told.
+    expect((await replicaCard(2))?.name).not.toBe('Renamed');
+    await announced(async () => (await replicaCard(2))?.name === 'Renamed');
+    expect((await replicaCard(3))?.roles.map((role) => role.role)).toEqual(['staff']);
+    const replicated = await cards.rawByIds(ids);
+    for (const id of ids) expect({ id, text: replicated.get(id)?.text }).toEqual({ id, text: JSON.stringify(objects.get(id)) });
+  });
+
+  it("should read a card again when its writers announce it: a donation, a role, an account's completed update", async () => {
+    await eventually('the replica serves', () => ctx.app.get(CardReplica).serving);
+    await ctx.app.get(DonationsService).record(250, 4);
+    await eventually('the donation shows', async () => (await replicaCard(4))?.donated === 250);
+    await ctx.app.get(AccountAdminService).grantRole(4, 'donator', 2);
+    await eventually('the role shows', async () => (await replicaCard(4))?.roles.map((role) => role.role).join() === 'donator');
+    await ctx.app.get(AccountAdminService).revokeRole(4, 'donator');
+    await eventually('the role is gone', async () => (await replicaCard(4))?.roles.length === 0);
+    // A new account is held once announced; until then its card comes from PostgreSQL.
+    await ctx.app.get(AccountAdminService).ensureAccount(7);
+    expect((await ctx.app.get(LeaderboardAccountsService).rawByIds([7])).has(7)).toBe(true);
+    await eventually('the new account is held', async () => (await replicaCard(7)) !== null);
+    // The worker announces each committed run on the completed runs' channel (AccountUpdater.announceWrite).
+    await ctx.dataSource.query(`UPDATE accounts SET level = 42 WHERE account_id = 6`);
+    const run = { runId: 'run-by-hand', accountId: 6, finishedAt: Date.now() };
+    await ctx.app.get<Redis>(REDIS).publish(completedRunsChannel(ctx.config), JSON.stringify(run));
+    await eventually('the completed update shows', async () => (await replicaCard(6))?.level === 42);
+    // A run whose message was lost is found by the sweep of the runs completed in the last minute.
+    await ctx.dataSource.query(`UPDATE accounts SET level = 43 WHERE account_id = 6`);
+    await ctx.dataSource.query(
+      `INSERT INTO account_updates (run_id, account_id, status, queued_at, finished_at)
+       VALUES (gen_random_uuid(), 6, 'completed', now(), now())`,
+    );
+    await eventually('the swept update shows', async () => (await replicaCard(6))?.level === 43);
+  });
+
+  it('should answer from PostgreSQL while its subscription is down, and reload every card once it is back', async () => {
+    const replica = ctx.app.get(CardReplica);
+    const cards = ctx.app.get(LeaderboardAccountsService);
+    await eventually('the replica serves', () => replica.serving);
+    expect(await killSubscribers(ctx.app.get<Redis>(REDIS), cardsChangedChannel(ctx.config))).toBe(1);
+    await eventually('the replica stops serving', () => !replica.serving);
+    // Not announced at all (as a message lost while the connection is down): PostgreSQL answers meanwhile.
+    await ctx.dataSource.query(`UPDATE accounts SET name = 'While down' WHERE account_id = 5`);
+    expect(await replica.texts([5])).toBeNull();
+    expect(JSON.parse((await cards.rawByIds([5])).get(5)!.text).name).toBe('While down');
+    // Subscribed again, the replica reloads every card, that one included.
+    await eventually('the replica serves again', () => replica.serving);
+    expect((await replicaCard(5))?.name).toBe('While down');
   });
 });

@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { FriendGraphService } from '../../src/accounts/friend-graph.service';
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
-import { CompletedRunMessage, completedRunsChannel } from '../../src/accounts/friends/completed-runs';
+import { CompletedRunMessage, completedRunsChannel } from '../../src/account-records/completed-runs';
 import { FriendGraphCache } from '../../src/accounts/friends/friend-graph-cache.service';
 import { REDIS } from '../../src/common/redis/redis.module';
 import { findFriendPaths } from '../../src/accounts/friends/friend-search';

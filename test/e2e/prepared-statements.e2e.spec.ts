@@ -7,6 +7,7 @@
 import { QueryRunner } from 'typeorm';
 import { AccountRoleEntity } from '../../src/account-records/entities/account-role.entity';
 import { AccountEntity } from '../../src/account-records/entities/account.entity';
+import { CardReplica } from '../../src/account-records/card-replica/card-replica.service';
 import { LeaderboardAccountsService } from '../../src/account-records/cards/leaderboard-accounts.service';
 import { MAX_PER_CONNECTION, statementName } from '../../src/database/preparing-client';
 import { queryWithoutJit } from '../../src/common/sql/query-without-jit';
@@ -55,6 +56,7 @@ describe('statements prepared once per connection', () => {
       const cards = new LeaderboardAccountsService(
         runner.manager.getRepository(AccountEntity),
         runner.manager.getRepository(AccountRoleEntity),
+        ctx.app.get(CardReplica),
       );
       for (let i = 0; i < 8; i++) {
         const { cards: shown, hidden } = await cards.withHidden([1, 1_000_000 + i]);

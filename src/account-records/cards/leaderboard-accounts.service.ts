@@ -8,6 +8,7 @@ import { RawJson } from '../../common/wire/raw-json';
 import { idsForGenericPlan } from '../../common/sql/generic-plan-ids';
 import { CARD_VALUES, CardValues, cardOf, cardRoles } from './card-values';
 import { CardTextCache, SENT_CARD, SentCard } from './card-text-cache';
+import { CardReplica } from '../card-replica/card-replica.service';
 
 /** The roles of the accounts `$1` names, joined once per statement (cardRoles). */
 const ROLES_OF_IDS = cardRoles('r.account_id = ANY($1)');
@@ -33,6 +34,7 @@ export class LeaderboardAccountsService {
   constructor(
     @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
     @InjectRepository(AccountRoleEntity) private readonly roles: Repository<AccountRoleEntity>,
+    private readonly replica: CardReplica,
   ) {}
 
   /**
@@ -51,11 +53,23 @@ export class LeaderboardAccountsService {
 
   /**
    * The same cards as JSON text written by PostgreSQL (card-values.ts), for the largest listings: put into the response
-   * as they are (RawJson; the response must be marked with holdRawJson), never parsed into objects here. Texts of
-   * row versions written before are not written again (CardTextCache).
+   * as they are (RawJson; the response must be marked with holdRawJson), never parsed into objects here. From the
+   * process's card replica while it is in step (no statement), else from PostgreSQL, where texts of row versions
+   * written before are not written again (CardTextCache).
    */
   async rawByIds(accountIds: number[]): Promise<Map<number, RawJson<LeaderboardAccount>>> {
-    return (await this.rawCards<object>(RAW_CARDS_SQL, accountIds)).cards;
+    const held = await this.replica.texts(accountIds);
+    if (!held) return (await this.rawCards<object>(RAW_CARDS_SQL, accountIds)).cards;
+    const cards = new Map<number, RawJson<LeaderboardAccount>>();
+    const missing: number[] = [];
+    for (const id of accountIds) {
+      const text = held.get(id);
+      if (text === undefined) missing.push(id);
+      else cards.set(id, new RawJson(text));
+    }
+    // Not held: added since the replica loaded and not announced yet, or not stored at all.
+    if (missing.length) for (const [id, card] of (await this.rawCards<object>(RAW_CARDS_SQL, missing)).cards) cards.set(id, card);
+    return cards;
   }
 
   /** `rawByIds`, and when each account last completed an update (ms; absent: never), in the same statement. */

@@ -12,7 +12,7 @@ import { WatchedSubscription } from '../../common/redis/watched-subscription';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { FriendGraphService } from '../friend-graph.service';
-import { completedRunsChannel, parseCompletedRun } from './completed-runs';
+import { completedRunsChannel, parseCompletedRun } from '../../account-records/completed-runs';
 import { FriendAdjacency, FriendRows } from './friend-adjacency';
 import { copyFriendRows } from './friend-rows-copy';
 import { NeighbourReader } from './friend-search';

@@ -1,11 +1,11 @@
-import { redisKey } from '../../common/redis/redis.module';
-import { AppConfig } from '../../config/app-config';
+import { redisKey } from '../common/redis/redis.module';
+import { AppConfig } from '../config/app-config';
 
 /**
  * What the update worker publishes on `completedRunsChannel` for each run it has committed: right after the writer's
  * transaction, before the ranks move and the run is announced complete. Every HTTP process's friend graph
  * (FriendGraphCache) reads that account's friendships again on hearing it, instead of asking PostgreSQL for completed
- * runs before every search.
+ * runs before every search, and its card replica (card-replica/) reads that account's card again.
  */
 export interface CompletedRunMessage {
   runId: string;

@@ -1,0 +1,28 @@
+import { RoleRecord } from '../dto/profile-records.dto';
+import { CARD_TAIL_TEXT, cardTextOf, recordTextFields } from '../cards/card-values';
+
+/**
+ * A card as the replica holds it: the JSON texts of its values, in recordTextFields' order, then its tail
+ * (CARD_TAIL_TEXT: location objects, creation date, closing brace), joined by SEPARATOR. The field names, most of a
+ * card's ~660 bytes, are not held: ~250 bytes per account instead. PostgreSQL writes the texts with the same
+ * expressions as CARD_HEAD_TEXT, so a card rendered here is byte for byte the card PostgreSQL would write.
+ */
+const FIELDS = recordTextFields();
+
+/** Never inside a JSON text: JSON escapes every control character (`\u0001`) inside strings, and has none outside. */
+const SEPARATOR = '\u0001';
+
+/** The SQL of a card's tokens, over the account aliased `a`. */
+export const CARD_TOKENS_TEXT = [...FIELDS.map(([, sql]) => sql), `(${CARD_TAIL_TEXT})`].join(' || chr(1) || ');
+
+/** `{"steamId":`, `,"name":`, … : what CARD_HEAD_TEXT writes before each value. */
+const PREFIXES = FIELDS.map(([field], i) => `${i ? ',' : '{'}"${field}":`);
+
+/** The card's JSON text from its tokens and roles: CARD_HEAD_TEXT, the roles, CARD_TAIL_TEXT (cardTextOf). */
+export function cardTextOfTokens(tokens: string, roles: RoleRecord[] | null): string {
+  const values = tokens.split(SEPARATOR);
+  if (values.length !== PREFIXES.length + 1) throw new Error(`a card of ${values.length} tokens, not ${PREFIXES.length + 1}`);
+  let head = '';
+  for (let i = 0; i < PREFIXES.length; i++) head += PREFIXES[i] + values[i];
+  return cardTextOf(`${head},"images":[],"roles":`, roles, values[PREFIXES.length]);
+}
