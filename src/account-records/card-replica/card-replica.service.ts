@@ -18,8 +18,8 @@ import { CARD_TOKENS_TEXT, cardTextOfTokens } from './card-tokens';
 /**
  * # Card replica
  *
- * Every stored account's card in the memory of each HTTP process, as the tokens of card-tokens.ts (~250 bytes an
- * account: ~0.3 GB at a million), so that a listing of cards as text (`account.findFriendPath`, the most viewed
+ * Every stored account's card in the memory of each HTTP process, as the tokens of card-tokens.ts (~250 bytes of text
+ * an account: 306 MB of heap at a million), so that a listing of cards as text (`account.findFriendPath`, the most viewed
  * accounts) costs no statement. The card statement was a third of a friend path's CPU at a million accounts, and its
  * random accounts are not the ones a cache of recent cards holds (docs/performance-history.md, "A card replica").
  *
