@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { redisKey } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 
@@ -28,4 +29,21 @@ export function parseCompletedRun(raw: string): CompletedRunMessage | null {
   } catch {
     return null;
   }
+}
+
+/** A completed run as `completedRunsSince` reads it. */
+export interface CompletedRun {
+  run_id: string;
+  account_id: number;
+  finished_at: Date;
+}
+
+/**
+ * The runs completed after `since` (a range of ix_account_updates_completed): what a follower of the channel reads to
+ * find the runs whose message it did not hear (the friend graph's and the card replica's sweeps).
+ */
+export function completedRunsSince(dataSource: DataSource, since: Date): Promise<CompletedRun[]> {
+  return dataSource.query(`SELECT run_id, account_id, finished_at FROM account_updates WHERE status = 'completed' AND finished_at > $1`, [
+    since,
+  ]);
 }

@@ -9,7 +9,7 @@ import { WatchedSubscription } from '../../common/redis/watched-subscription';
 import { queryWithoutJit } from '../../common/sql/query-without-jit';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { completedRunsChannel, parseCompletedRun } from '../completed-runs';
+import { completedRunsChannel, completedRunsSince, parseCompletedRun } from '../completed-runs';
 import { RoleRecord } from '../dto/profile-records.dto';
 import { cardRoles } from '../cards/card-values';
 import { cardsChangedChannel, parseCardsChanged } from './card-changes';
@@ -40,9 +40,7 @@ const LOAD_BATCH = 20_000;
 const RETRY_LOAD_MS = 10_000;
 /** How often and how far back the completed runs are swept for one whose message was lost (as the friend graph does). */
 const SWEEP_EVERY_MS = 2_000;
-const SWEEP_LOOKBACK_SECONDS = 60;
-const RUNS_SINCE_SQL = `SELECT run_id, account_id, floor(extract(epoch FROM finished_at) * 1000) AS finished
-  FROM account_updates WHERE status = 'completed' AND finished_at > now() - interval '${SWEEP_LOOKBACK_SECONDS} seconds'`;
+const SWEEP_LOOKBACK_MS = 60_000;
 
 const CARD_ROWS = (accounts: (alias: string) => string) =>
   `SELECT a.account_id AS id, ${CARD_TOKENS_TEXT} AS tokens, cr.roles
@@ -160,13 +158,12 @@ export class CardReplica implements OnApplicationBootstrap, OnApplicationShutdow
   private sweep(): void {
     if (!this.inStep || this.sweeping) return;
     this.sweeping = true;
-    this.dataSource
-      .query(RUNS_SINCE_SQL)
-      .then((runs: { run_id: string; account_id: number; finished: string }[]) => {
+    completedRunsSince(this.dataSource, new Date(Date.now() - SWEEP_LOOKBACK_MS))
+      .then((runs) => {
         const missed = runs.filter((run) => !this.runsSeen.has(run.run_id));
-        for (const run of missed) this.runsSeen.set(run.run_id, Number(run.finished));
+        for (const run of missed) this.runsSeen.set(run.run_id, run.finished_at.getTime());
         this.hear(missed.map((run) => run.account_id));
-        const forgotten = Date.now() - 2 * SWEEP_LOOKBACK_SECONDS * 1000;
+        const forgotten = Date.now() - 2 * SWEEP_LOOKBACK_MS;
         for (const [runId, finished] of this.runsSeen) if (finished < forgotten) this.runsSeen.delete(runId);
       })
       .catch((error: Error) => this.logger.debug({ msg: 'card replica sweep failed', error: error.message }))

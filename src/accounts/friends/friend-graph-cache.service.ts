@@ -12,7 +12,7 @@ import { WatchedSubscription } from '../../common/redis/watched-subscription';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { FriendGraphService } from '../friend-graph.service';
-import { completedRunsChannel, parseCompletedRun } from '../../account-records/completed-runs';
+import { CompletedRun, completedRunsChannel, completedRunsSince, parseCompletedRun } from '../../account-records/completed-runs';
 import { FriendAdjacency, FriendRows } from './friend-adjacency';
 import { copyFriendRows } from './friend-rows-copy';
 import { NeighbourReader } from './friend-search';
@@ -214,10 +214,7 @@ export class FriendGraphCache implements OnApplicationBootstrap, OnApplicationSh
 
   /** The completed runs not applied yet among those finished since `lookbackMs` before the watermark. */
   private async runsSince(lookbackMs: number): Promise<CompletedRun[]> {
-    const runs: CompletedRun[] = await this.dataSource.query(
-      `SELECT run_id, account_id, finished_at FROM account_updates WHERE status = 'completed' AND finished_at > $1`,
-      [new Date(this.watermark - lookbackMs)],
-    );
+    const runs = await completedRunsSince(this.dataSource, new Date(this.watermark - lookbackMs));
     return runs.filter((run) => !this.applied.has(run.run_id));
   }
 
@@ -238,10 +235,4 @@ export class FriendGraphCache implements OnApplicationBootstrap, OnApplicationSh
     for (const [runId, finished] of this.applied) if (finished <= this.watermark - SWEEP_LOOKBACK_MS) this.applied.delete(runId);
     if (graph.changedLists >= COMPACT_AFTER) this.graph = await graph.compacted();
   }
-}
-
-interface CompletedRun {
-  run_id: string;
-  account_id: number;
-  finished_at: Date;
 }
