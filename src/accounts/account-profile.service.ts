@@ -16,7 +16,17 @@ import { BadgePriceBook } from '../pricing/badge-price-book';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { schemaLink, RenderedJson } from '../common/wire/rendered-json';
-import { PROFILE_TEXT_SQL, ProfileTextRow, intsOf, profileRanksText, profileText } from './mappers/profile-text';
+import { CardReplica } from '../account-records/card-replica/card-replica.service';
+import { cardTokensVersion } from '../account-records/card-replica/card-tokens';
+import {
+  PROFILE_TEXT_SQL,
+  ProfileTextRow,
+  intsOf,
+  profileRanksText,
+  profileText,
+  recordTextOfRow,
+  recordTextOfTokens,
+} from './mappers/profile-text';
 
 /** Reads of one account: profile, badge statistics, update progress. */
 @Injectable()
@@ -32,6 +42,7 @@ export class AccountProfileService {
     @InjectRepository(AccountUpdateEntity) private readonly runs: Repository<AccountUpdateEntity>,
     private readonly ranks: AccountRankReader,
     private readonly prices: BadgePriceBook,
+    private readonly cards: CardReplica,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -40,25 +51,30 @@ export class AccountProfileService {
 
   /**
    * The profile as its answer's bytes (profile-text.ts); a `visitor` (see AccountViewsService.visitor) counts as one
-   * view of it. One statement for the profile's text with its extras and badges; the live ranks from this process's
-   * rank replica (ranks/replica), or while it is not serving from one Redis script sent beside the statement (it needs
-   * nothing from the row); the badges are priced from the process's price book.
+   * view of it. One statement for the profile's text with its extras and badges, told which version of the account
+   * row the process's card replica holds: at that version the record's part is written from the replica's texts.
+   * The live ranks from this process's rank replica (ranks/replica), or while it is not serving from one Redis script
+   * sent beside the statement (it needs nothing from the row); the badges are priced from the process's price book.
    */
   async getInfo(selector: AccountSelector, visitor?: string): Promise<RenderedJson> {
     // By id the statement itself proves the account is stored; a vanity is looked up first.
     const accountId = this.lookup.namedId(selector) ?? (await this.lookup.findTracked(selector)).accountId;
+    // As held now: the statement checks their version against the row it reads, so no change heard need be awaited.
+    const tokens = this.cards.heldTokens(accountId);
     // Sent together, statement and script cost one round trip's wait rather than two in a row (docs/performance-history.md,
     // "the profile's ranks sent beside"); from the replica the ranks cost no round trip at all.
     const [rows, current] = await Promise.all([
-      this.dataSource.query(PROFILE_TEXT_SQL, [accountId]) as Promise<ProfileTextRow[]>,
+      this.dataSource.query(PROFILE_TEXT_SQL, [accountId, tokens === null ? '' : cardTokensVersion(tokens)]) as Promise<ProfileTextRow[]>,
       this.ranks.columnRanks(accountId),
     ]);
     const [row] = rows;
     if (!row) throw notTracked();
     // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
     if (visitor) void this.countVisit(accountId, visitor, selector.vanity?.value);
+    const record = recordTextOfRow(row) ?? recordTextOfTokens(tokens!);
     const costs = await this.prices.costsOf(intsOf(row.badge_ids), intsOf(row.badge_levels));
-    return new RenderedJson(profileText(this.schemaLink, row, costs, profileRanksText(row.refreshed ? current : null, row.best)));
+    const ranks = profileRanksText(row.refreshed ? current : null, row.best);
+    return new RenderedJson(profileText(this.schemaLink, record, row, costs, ranks));
   }
 
   private async countVisit(accountId: number, visitor: string, vanity: string | undefined): Promise<void> {

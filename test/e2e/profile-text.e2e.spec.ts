@@ -5,6 +5,10 @@ import { referenceBadgeCosts } from '../support/badge-costs-reference';
 import { RankEngine } from '../../src/ranks/rank-engine.service';
 import { AccountRankReader } from '../../src/ranks/account-rank-reader.service';
 import { startTestApp, TestContext } from '../support/test-app';
+import { CardReplica } from '../../src/account-records/card-replica/card-replica.service';
+import { CardChanges } from '../../src/account-records/card-replica/card-changes';
+import { cardTokensVersion } from '../../src/account-records/card-replica/card-tokens';
+import * as profileTextModule from '../../src/accounts/mappers/profile-text';
 
 /**
  * The profile's ranks as objects, as account.getInfo built them before they were written as text (profileRanksText):
@@ -33,7 +37,8 @@ const COSTLY_APP = 900_001;
  * `account.getInfo` answers with text PostgreSQL wrote (src/accounts/mappers/profile-text.ts); here it is compared
  * with the profile built as objects (toProfile, its ranks and images assigned) and serialized by JSON.stringify: the
  * same bytes, for names needing escapes, every combination of location parts, roles, images, best ranks, badge costs
- * past int32, accounts refreshed or not, and a profile named by vanity.
+ * past int32, accounts refreshed or not, and a profile named by vanity; the record's part written by PostgreSQL or,
+ * at the row's version, from the process's card replica.
  */
 describe('account.getInfo written by PostgreSQL', () => {
   let ctx: TestContext;
@@ -147,5 +152,54 @@ describe('account.getInfo written by PostgreSQL', () => {
     const byId = (await getInfo({ id: { accountId: 1 } })).text;
     expect((await getInfo({ vanity: { type: 'internal', value: 'odd' } })).text).toBe(byId);
     expect((await getInfo({ id: { steamId64: String(76561197960265728n + 1n) } })).text).toBe(byId);
+  });
+
+  /** Waits (up to 10 s) until `check` holds. */
+  const eventually = async (what: string, check: () => Promise<boolean> | boolean) => {
+    const deadline = Date.now() + 10_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`not within 10 s: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  it("should write the record's part from the card replica at the row's version, and by PostgreSQL once the row moved on", async () => {
+    const replica = ctx.app.get(CardReplica);
+    await eventually('the replica serves', () => replica.serving);
+    // The rows were written by hand after the replica loaded: told to it, as a writer would.
+    await ctx.app.get(CardChanges).announce(ids);
+    const rowVersions = async () =>
+      new Map(
+        (
+          (await ctx.dataSource.query('SELECT account_id, xmin::text AS version FROM accounts WHERE account_id = ANY($1)', [ids])) as {
+            account_id: number;
+            version: string;
+          }[]
+        ).map((row) => [row.account_id, row.version]),
+      );
+    await eventually('the replica holds each row at its version', async () => {
+      const versions = await rowVersions();
+      return ids.every((id) => {
+        const tokens = replica.heldTokens(id);
+        return tokens !== null && cardTokensVersion(tokens) === versions.get(id);
+      });
+    });
+    const fromReplica = jest.spyOn(profileTextModule, 'recordTextOfTokens');
+    try {
+      for (const accountId of ids) {
+        const res = await getInfo({ id: { accountId } });
+        expect({ accountId, text: res.text }).toEqual({ accountId, text: await objectProfile(accountId) });
+      }
+      expect(fromReplica).toHaveBeenCalledTimes(ids.length);
+      // Changed behind the replica's back (nobody announces it): its texts are a version behind, PostgreSQL writes.
+      fromReplica.mockClear();
+      await ctx.dataSource.query(`UPDATE accounts SET name = 'Moved on', city_name = 'Ystad', xp = 7 WHERE account_id = 2`);
+      const moved = await getInfo({ id: { accountId: 2 } });
+      expect([moved.body.name, moved.body.city?.name, moved.body.xp]).toEqual(['Moved on', 'Ystad', 7]);
+      expect(moved.text).toBe(await objectProfile(2));
+      expect(fromReplica).not.toHaveBeenCalled();
+    } finally {
+      fromReplica.mockRestore();
+    }
   });
 });

@@ -136,6 +136,15 @@ export class CardReplica implements OnApplicationBootstrap, OnApplicationShutdow
     return texts;
   }
 
+  /**
+   * The tokens held for an account as they are now, changes heard but not applied included (card-tokens.ts); null
+   * while not in step or not held. For a reader that checks their version against the row it reads itself (the
+   * profile), and so need not wait for the changes heard.
+   */
+  heldTokens(id: number): string | null {
+    return this.inStep ? (this.tokens.get(id) ?? null) : null;
+  }
+
   /** Whether reads are answered from memory (tests and the benches wait for it). */
   get serving(): boolean {
     return this.inStep;

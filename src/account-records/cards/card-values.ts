@@ -184,9 +184,12 @@ export const CARD_HEAD_TEXT = `'{' || ${recordTextFields()
   .map(([field, sql]) => `'"${field}":' || ${sql}`)
   .join(" || ',' || ")} || ',"images":[],"roles":'`;
 
+/** What follows the location objects in a card's tail (a JSON string escapes its quotes, so it is never inside one). */
+export const CARD_CREATED_AT_MEMBER = ',"createdAt":';
+
 /** A card's JSON text after its roles: its location objects, its creation date, the closing brace. */
 export const CARD_TAIL_TEXT = `${LOCATION_TEXT}
-  || ',"createdAt":' || ${sqlJsonIsoTime('COALESCE(a.platform_created_at, a.added_at)')} || '}'`;
+  || '${CARD_CREATED_AT_MEMBER}' || ${sqlJsonIsoTime('COALESCE(a.platform_created_at, a.added_at)')} || '}'`;
 
 /** A card's text from its parts, to be put into a response as it is (a RawJson, common/wire/raw-json.ts). */
 export function cardTextOf(head: string, roles: RoleRecord[] | null, tail: string): string {
