@@ -59,8 +59,9 @@ if (RECORD_FIELDS.slice(FIRST_COST, FIRST_COST + COST_FIELDS.length).some(([fiel
  *
  * $2 is the version of the row this process's card replica holds the record's texts of (card-tokens.ts), or ''. When
  * the row is at that version, the replica's texts are the row's, and the three record parts come back null: the API
- * writes them from the replica (recordTextOfTokens), PostgreSQL need not (about a third of the statement's time).
- * Otherwise (the replica is behind, or holds no such account) PostgreSQL writes them as ever.
+ * writes them from the replica (recordTextOfTokens), PostgreSQL need not (its CPU per statement 215 → 200 µs:
+ * docs/performance-history.md, "The profile's record from the card replica"). Otherwise (the replica is behind, or
+ * holds no such account) PostgreSQL writes them as ever.
  */
 export const PROFILE_TEXT_SQL = `
   SELECT a.updated_at IS NOT NULL AS refreshed,
