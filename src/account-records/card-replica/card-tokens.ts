@@ -34,13 +34,13 @@ export function cardTokensVersion(tokens: string): string {
   return tokens.slice(tokens.lastIndexOf(SEPARATOR) + 1);
 }
 
-/** `{"steamId":`, `,"name":`, … : what CARD_HEAD_TEXT writes before each value. */
-const PREFIXES = FIELDS.map(([field], i) => `${i ? ',' : '{'}"${field}":`);
+/** `{"steamId":`, `,"name":`, … : what CARD_HEAD_TEXT (and the profile's statement) writes before each value. */
+export const RECORD_VALUE_PREFIXES = FIELDS.map(([field], i) => `${i ? ',' : '{'}"${field}":`);
 
 /** The card's JSON text from its tokens and roles: CARD_HEAD_TEXT, the roles, CARD_TAIL_TEXT (cardTextOf). */
 export function cardTextOfTokens(tokens: string, roles: RoleRecord[] | null): string {
   const { values, tail } = splitCardTokens(tokens);
   let head = '';
-  for (let i = 0; i < PREFIXES.length; i++) head += PREFIXES[i] + values[i];
+  for (let i = 0; i < RECORD_VALUE_PREFIXES.length; i++) head += RECORD_VALUE_PREFIXES[i] + values[i];
   return cardTextOf(`${head},"images":[],"roles":`, roles, tail);
 }

@@ -5,7 +5,7 @@ import { SCOPE_LEVELS } from '../../ranks/rank-scopes';
 import { Image, RoleRecord } from '../../account-records/dto/profile-records.dto';
 import { PROFILE_EXTRAS_SQL } from '../profile-extras';
 import { CARD_CREATED_AT_MEMBER, LOCATION_TEXT, recordTextFields } from '../../account-records/cards/card-values';
-import { splitCardTokens } from '../../account-records/card-replica/card-tokens';
+import { RECORD_VALUE_PREFIXES, splitCardTokens } from '../../account-records/card-replica/card-tokens';
 import { BadgeCosts } from '../../pricing/badge-costs';
 
 /**
@@ -102,9 +102,9 @@ export function recordTextOfRow(row: ProfileTextRow): ProfileRecordText | null {
 }
 
 /** What each of the record's value texts is preceded by in the head and in the middle, as sqlJsonMembers writes. */
-const HEAD_PREFIXES = RECORD_FIELDS.slice(0, FIRST_COST).map(([field], i) => `${i ? ',' : '{'}"${field}":`);
+const HEAD_PREFIXES = RECORD_VALUE_PREFIXES.slice(0, FIRST_COST);
 const MIDDLE_AT = FIRST_COST + COST_FIELDS.length;
-const MIDDLE_PREFIXES = RECORD_FIELDS.slice(MIDDLE_AT).map(([field]) => `,"${field}":`);
+const MIDDLE_PREFIXES = RECORD_VALUE_PREFIXES.slice(MIDDLE_AT);
 
 /**
  * The record's parts from a card replica's tokens, byte for byte what PostgreSQL writes in PROFILE_TEXT_SQL: the same
