@@ -137,9 +137,9 @@ export class CardReplica implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * The tokens held for an account as they are now, changes heard but not applied included (card-tokens.ts); null
-   * while not in step or not held. For a reader that checks their version against the row it reads itself (the
-   * profile), and so need not wait for the changes heard.
+   * The tokens held for an account as they are now (card-tokens.ts), without waiting for the changes heard and not read
+   * again yet; null while not in step or not held. For a reader that checks their version against the row it reads
+   * itself (the profile), which a change not applied yet can only make it ignore them.
    */
   heldTokens(id: number): string | null {
     return this.inStep ? (this.tokens.get(id) ?? null) : null;
