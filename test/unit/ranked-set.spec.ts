@@ -62,6 +62,26 @@ describe('RankedSet', () => {
     );
   });
 
+  it('takes entries again once emptied, in one block and on pages', () => {
+    for (const initial of [2, 40]) {
+      // Blocks of 4: 2 entries stay in the one block of their own, 40 are loaded onto pages.
+      const set = RankedSet.fromSorted(
+        Array.from({ length: initial }, (_, i) => initial - i),
+        Array.from({ length: initial }, (_, i) => i + 1),
+        Array.from({ length: initial }, (_, i) => i),
+        4,
+      );
+      for (let i = 0; i < initial; i++) expect(set.delete(initial - i, i + 1)).toBe(true);
+      expect(set.size).toBe(0);
+      expect(set.countAhead(1, 1)).toBe(0);
+      for (let id = 1; id <= 30; id++) set.insert(1 + (id % 7), id);
+      expect(set.size).toBe(30);
+      // Score 7 ranks first; of its ids 6, 13, 20 and 27, two are ahead of 20.
+      expect(set.countAhead(7, 20)).toBe(2);
+      expect(set.countAhead(0, 1)).toBe(30);
+    }
+  });
+
   it('keeps large sets in full blocks and answers ranks at both ends', () => {
     const n = 5_000;
     const scores = Uint32Array.from({ length: n }, (_, i) => n - i);

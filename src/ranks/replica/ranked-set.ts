@@ -3,11 +3,18 @@
  * the lower account id: what ZREVRANK reads from the engine's sorted sets, see memberOf). Answers how many accounts
  * are ahead of a (score, id) in O(log N), and takes an insert or a removal in O(log N + BLOCK).
  *
- * Sorted blocks of at most BLOCK entries, each one typed array of (score, id) pairs (8 bytes an entry, off the JS
- * heap; a pair shares its cache line). A write shifts entries inside one block only. A read finds its block in the `directory`: each block's last entry and
- * the number of entries before it, in three flat arrays (24 bytes a block), so that only the last step of a look-up
- * reaches into a block's memory, which at a million accounts is mostly out of the CPU's caches. A write drops the
- * directory; the next read builds it again in O(blocks) (writes are an update's handful, reads the profiles').
+ * Sorted blocks of at most BLOCK entries, each a page of one typed array of (score, id) pairs (8 bytes an entry, off
+ * the JS heap; a pair shares its cache line). A write shifts entries inside one block only. A read finds its block in
+ * the `directory`: each block's last entry and the number of entries before it, in flat arrays (16 bytes a block),
+ * so that only the last step of a look-up reaches into a block's memory, which at a million accounts is mostly out of
+ * the CPU's caches. A write drops the directory; the next read builds it again in O(blocks) (writes are an update's
+ * handful, reads the profiles').
+ *
+ * Why pages of one array rather than an object and an array per block: a look-up then reads the block's entries
+ * straight from the set's one array, where it first went through the block's object and its array's header, each
+ * one more miss of the caches: ~1.25 → ~0.8 µs a look-up over sets of a million entries, and a profile makes ~70
+ * (docs/performance-history.md, "A board's blocks as pages of one array"). A set that fits in one block keeps that
+ * one block in an array of its own size (most scopes hold a few accounts); it takes pages once it splits.
  */
 
 export const BLOCK = 512;
@@ -15,90 +22,108 @@ export const BLOCK = 512;
 const LOAD_FILL = (BLOCK * 3) >> 2;
 const FIRST_CAPACITY = 8;
 
-/** Entry i is (pairs[2i], pairs[2i + 1]) = (score, id). */
-interface Block {
-  pairs: Uint32Array;
-  n: number;
-}
-
 interface Directory {
-  lastScores: Uint32Array;
-  lastIds: Uint32Array;
+  /** Block b's last entry is (lasts[2b], lasts[2b + 1]). */
+  lasts: Uint32Array;
   starts: Float64Array;
 }
 
 /** Whether entry a is ahead of entry b on the board. */
 const ahead = (aScore: number, aId: number, bScore: number, bId: number): boolean => aScore > bScore || (aScore === bScore && aId < bId);
 
-const newBlock = (capacity: number): Block => ({ pairs: new Uint32Array(capacity * 2), n: 0 });
-const capacityOf = (block: Block): number => block.pairs.length >> 1;
-
 export class RankedSet {
-  private blocks: Block[] = [];
+  /**
+   * The entries: page p holds its block's entries from p · stride on, entry i being (data[at + 2i], data[at + 2i + 1]).
+   * Before the set's first split it is a single page as long as its capacity (stride unused).
+   */
+  private data = new Uint32Array(0);
+  /** Entries per page. */
+  private counts = new Int32Array(1);
+  /** Pages in board order: block b is page order[b]. */
+  private order = new Int32Array(1);
+  private blockCount = 0;
+  private paged = false;
+  private readonly freePages: number[] = [];
   private directory: Directory | null = null;
   size = 0;
+  /** Uint32s from one page to the next. */
+  private readonly stride: number;
 
-  constructor(private readonly blockSize = BLOCK) {}
+  constructor(private readonly blockSize = BLOCK) {
+    this.stride = blockSize * 2;
+  }
 
   /** A set of entries already in board order (as `order` lists them, indexes into `scores` and `ids`). */
   static fromSorted(scores: ArrayLike<number>, ids: ArrayLike<number>, order: ArrayLike<number>, blockSize = BLOCK): RankedSet {
     const set = new RankedSet(blockSize);
     const fill = blockSize === BLOCK ? LOAD_FILL : Math.max(1, (blockSize * 3) >> 2);
-    for (let from = 0; from < order.length; from += fill) {
+    const blocks = Math.ceil(order.length / fill);
+    if (blocks === 0) return set;
+    if (blocks === 1) set.data = new Uint32Array(2 * Math.max(FIRST_CAPACITY, order.length));
+    else set.page(blocks + (blocks >> 4) + 1);
+    for (let b = 0, from = 0; from < order.length; b++, from += fill) {
       const count = Math.min(fill, order.length - from);
-      const block = newBlock(order.length <= fill ? Math.max(FIRST_CAPACITY, count) : blockSize);
+      const at = set.paged ? b * set.stride : 0;
       for (let i = 0; i < count; i++) {
-        block.pairs[2 * i] = scores[order[from + i]];
-        block.pairs[2 * i + 1] = ids[order[from + i]];
+        set.data[at + 2 * i] = scores[order[from + i]];
+        set.data[at + 2 * i + 1] = ids[order[from + i]];
       }
-      block.n = count;
-      set.blocks.push(block);
+      set.counts[b] = count;
+      set.order[b] = b;
     }
+    if (set.paged) {
+      set.freePages.length = 0;
+      for (let p = set.data.length / set.stride - 1; p >= blocks; p--) set.freePages.push(p);
+    }
+    set.blockCount = blocks;
     set.size = order.length;
     return set;
   }
 
   /** How many entries are ahead of (score, id): the 0-based rank of that entry when it is in the set. */
   countAhead(score: number, id: number): number {
-    const { lastScores, lastIds, starts } = (this.directory ??= this.directoryOf());
+    const { lasts, starts } = (this.directory ??= this.directoryOf());
     let lo = 0;
-    let hi = lastScores.length;
+    let hi = this.blockCount;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (ahead(lastScores[mid], lastIds[mid], score, id)) lo = mid + 1;
+      if (ahead(lasts[2 * mid], lasts[2 * mid + 1], score, id)) lo = mid + 1;
       else hi = mid;
     }
-    if (lo === lastScores.length) return this.size;
-    return starts[lo] + this.positionIn(this.blocks[lo], score, id);
+    if (lo === this.blockCount) return this.size;
+    return starts[lo] + this.positionIn(this.order[lo], score, id);
   }
 
   insert(score: number, id: number): void {
-    if (!this.blocks.length) this.blocks.push(newBlock(FIRST_CAPACITY));
-    const b = Math.min(this.blockOf(score, id), this.blocks.length - 1);
-    let block = this.blocks[b];
-    let at = this.positionIn(block, score, id);
-    if (block.n === this.blockSize) {
+    if (this.blockCount === 0) this.firstBlock();
+    const b = Math.min(this.blockOf(score, id), this.blockCount - 1);
+    let page = this.order[b];
+    let at = this.positionIn(page, score, id);
+    if (this.counts[page] === this.blockSize) {
       // Split the full block in two halves; the entry goes into the half its position falls in.
-      const half = block.n >> 1;
-      const right = newBlock(this.blockSize);
-      right.pairs.set(block.pairs.subarray(2 * half, 2 * block.n));
-      right.n = block.n - half;
-      block.n = half;
-      this.blocks.splice(b + 1, 0, right);
+      if (!this.paged) this.page(4);
+      page = this.order[b];
+      const half = this.counts[page] >> 1;
+      const right = this.newPage(b + 1);
+      const from = page * this.stride;
+      this.data.copyWithin(right * this.stride, from + 2 * half, from + 2 * this.counts[page]);
+      this.counts[right] = this.counts[page] - half;
+      this.counts[page] = half;
       if (at > half) {
-        block = right;
+        page = right;
         at -= half;
       }
-    } else if (block.n === capacityOf(block)) {
-      const grown = newBlock(Math.min(this.blockSize, capacityOf(block) * 2));
-      grown.pairs.set(block.pairs);
-      grown.n = block.n;
-      this.blocks[b] = block = grown;
+    } else if (!this.paged && this.counts[0] === this.data.length >> 1) {
+      const grown = new Uint32Array(Math.min(this.stride, this.data.length * 2));
+      grown.set(this.data);
+      this.data = grown;
     }
-    block.pairs.copyWithin(2 * at + 2, 2 * at, 2 * block.n);
-    block.pairs[2 * at] = score;
-    block.pairs[2 * at + 1] = id;
-    block.n++;
+    const base = this.paged ? page * this.stride : 0;
+    const n = this.counts[page];
+    this.data.copyWithin(base + 2 * at + 2, base + 2 * at, base + 2 * n);
+    this.data[base + 2 * at] = score;
+    this.data[base + 2 * at + 1] = id;
+    this.counts[page] = n + 1;
     this.size++;
     this.directory = null;
   }
@@ -106,56 +131,121 @@ export class RankedSet {
   /** Removes (score, id); false when it was not in the set. */
   delete(score: number, id: number): boolean {
     const b = this.blockOf(score, id);
-    if (b === this.blocks.length) return false;
-    const block = this.blocks[b];
-    const at = this.positionIn(block, score, id);
-    if (at === block.n || block.pairs[2 * at] !== score || block.pairs[2 * at + 1] !== id) return false;
-    block.pairs.copyWithin(2 * at, 2 * at + 2, 2 * block.n);
-    block.n--;
+    if (b === this.blockCount) return false;
+    const page = this.order[b];
+    const at = this.positionIn(page, score, id);
+    const base = this.paged ? page * this.stride : 0;
+    const n = this.counts[page];
+    if (at === n || this.data[base + 2 * at] !== score || this.data[base + 2 * at + 1] !== id) return false;
+    this.data.copyWithin(base + 2 * at, base + 2 * at + 2, base + 2 * n);
+    this.counts[page] = n - 1;
     this.size--;
-    if (block.n === 0) this.blocks.splice(b, 1);
+    if (n === 1) {
+      // An emptied block leaves the order; its page is reused by the next split.
+      this.order.copyWithin(b, b + 1, this.blockCount);
+      this.blockCount--;
+      if (this.paged) this.freePages.push(page);
+    }
     this.directory = null;
     return true;
   }
 
   /** Bytes held by the entries' arrays. */
   get bytes(): number {
-    return this.blocks.reduce((sum, block) => sum + block.pairs.byteLength, 0);
+    return this.data.byteLength;
   }
 
-  /** The first block whose last entry is not ahead of (score, id); blocks.length when every entry is (for writes). */
+  /** The set's first block, as a set that never held an entry (or was emptied) starts one. */
+  private firstBlock(): void {
+    if (this.paged) {
+      this.order[0] = this.newPage(0);
+    } else {
+      if (this.data.length === 0) this.data = new Uint32Array(2 * FIRST_CAPACITY);
+      this.order[0] = 0;
+      this.blockCount = 1;
+    }
+    this.counts[this.order[0]] = 0;
+  }
+
+  /** Moves the set onto pages (room for `pages` of them), its one block becoming page 0. */
+  private page(pages: number): void {
+    const data = new Uint32Array(pages * this.stride);
+    if (this.blockCount) data.set(this.data.subarray(0, 2 * this.counts[0]));
+    this.data = data;
+    const counts = new Int32Array(pages);
+    counts[0] = this.counts[0];
+    this.counts = counts;
+    const order = new Int32Array(pages);
+    order[0] = 0;
+    this.order = order;
+    for (let p = pages - 1; p >= 1; p--) this.freePages.push(p);
+    if (!this.blockCount) this.freePages.push(0);
+    this.paged = true;
+  }
+
+  /** A free page (the arrays grown by a quarter when none is left), entered in the order as block b. */
+  private newPage(b: number): number {
+    if (!this.freePages.length) {
+      const pages = this.data.length / this.stride;
+      const more = Math.max(4, pages >> 2);
+      const data = new Uint32Array((pages + more) * this.stride);
+      data.set(this.data);
+      this.data = data;
+      const counts = new Int32Array(pages + more);
+      counts.set(this.counts);
+      this.counts = counts;
+      const order = new Int32Array(pages + more);
+      order.set(this.order);
+      this.order = order;
+      for (let p = pages + more - 1; p >= pages; p--) this.freePages.push(p);
+    }
+    const page = this.freePages.pop()!;
+    this.order.copyWithin(b + 1, b, this.blockCount);
+    this.order[b] = page;
+    this.counts[page] = 0;
+    this.blockCount++;
+    return page;
+  }
+
+  /** The first block whose last entry is not ahead of (score, id); blockCount when every entry is (for writes). */
   private blockOf(score: number, id: number): number {
     let lo = 0;
-    let hi = this.blocks.length;
+    let hi = this.blockCount;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const { pairs, n } = this.blocks[mid];
-      if (ahead(pairs[2 * n - 2], pairs[2 * n - 1], score, id)) lo = mid + 1;
+      const page = this.order[mid];
+      const last = (this.paged ? page * this.stride : 0) + 2 * this.counts[page] - 2;
+      if (ahead(this.data[last], this.data[last + 1], score, id)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
-  /** How many of the block's entries are ahead of (score, id). */
-  private positionIn({ pairs, n }: Block, score: number, id: number): number {
+  /** How many of the page's entries are ahead of (score, id). */
+  private positionIn(page: number, score: number, id: number): number {
+    const data = this.data;
+    const base = this.paged ? page * this.stride : 0;
     let lo = 0;
-    let hi = n;
+    let hi = this.counts[page];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (ahead(pairs[2 * mid], pairs[2 * mid + 1], score, id)) lo = mid + 1;
+      const at = base + 2 * mid;
+      if (ahead(data[at], data[at + 1], score, id)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
   private directoryOf(): Directory {
-    const count = this.blocks.length;
-    const directory = { lastScores: new Uint32Array(count), lastIds: new Uint32Array(count), starts: new Float64Array(count) };
+    const count = this.blockCount;
+    const directory = { lasts: new Uint32Array(2 * count), starts: new Float64Array(count) };
     let before = 0;
     for (let b = 0; b < count; b++) {
-      const { pairs, n } = this.blocks[b];
-      directory.lastScores[b] = pairs[2 * n - 2];
-      directory.lastIds[b] = pairs[2 * n - 1];
+      const page = this.order[b];
+      const n = this.counts[page];
+      const last = (this.paged ? page * this.stride : 0) + 2 * n - 2;
+      directory.lasts[2 * b] = this.data[last];
+      directory.lasts[2 * b + 1] = this.data[last + 1];
       directory.starts[b] = before;
       before += n;
     }
