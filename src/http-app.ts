@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { ApiModule } from './api.module';
 import { RequestSchemas } from './common/http/validation';
+import { PrototypedExpressAdapter } from './common/http/prototyped-express-adapter';
 import { JsonLogger } from './common/logging/json-logger';
 import { nestLogger } from './common/logging/pino';
 import { JsonSchemaRegistry } from './openapi/json-schema.registry';
@@ -17,7 +18,8 @@ import { linkWireSchemas } from './common/wire/schema-link';
  */
 export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {
   JsonLogger.setLevel(config.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
+  // Its server builds requests with Express's prototypes already set (prototyped-express-adapter.ts).
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), new PrototypedExpressAdapter(), {
     bodyParser: false,
     logger: nestLogger(),
     abortOnError: false,
