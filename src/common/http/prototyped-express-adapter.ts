@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
  * request, and worse: the objects reached from a request whose prototype was changed outlive the young generation's
  * collections. Under `/health` alone 13–29 % of what the API allocated was promoted to the old generation, whose
  * growth (~40 MB/s) brought a full collection of the whole heap, card replica included, every ~20 s, with pauses of
- * 20–35 ms; a bare Express app answered twice as fast once its requests were born with the right prototypes, and
+ * up to 20–33 ms; a bare Express app answered twice as fast once its requests were born with the right prototypes, and
  * promoted nothing (docs/performance-history.md, "Requests born with Express's prototypes").
  *
  * So the HTTP server is created, as Nest's ExpressAdapter would, but told to build its requests and responses from
@@ -41,10 +41,13 @@ export function requestType(app: Express): typeof IncomingMessage {
   return ExpressRequest as unknown as typeof IncomingMessage;
 }
 
+/** ServerResponse as Node's server calls it, `(req, options)`: its declared type leaves the options out. */
+const NodeServerResponse = ServerResponse as unknown as { call(self: ServerResponse, req: IncomingMessage, options?: object): void };
+
 /** A response constructor whose instances are born with `app.response` as their prototype. */
 export function responseType(app: Express): typeof ServerResponse {
   function ExpressResponse(this: ServerResponse, req: IncomingMessage, options?: object): void {
-    (ServerResponse as unknown as (this: ServerResponse, req: IncomingMessage, options?: object) => void).call(this, req, options);
+    NodeServerResponse.call(this, req, options);
   }
   ExpressResponse.prototype = app.response;
   return ExpressResponse as unknown as typeof ServerResponse;

@@ -13,7 +13,7 @@
  * Why pages of one array rather than an object and an array per block: a look-up then reads the block's entries
  * straight from the set's one array, where it first went through the block's object and its array's header, each
  * one more miss of the caches: ~1.25 → ~0.8 µs a look-up over sets of a million entries, and a profile makes ~70
- * (docs/performance-history.md, "A board's blocks as pages of one array"). A set that fits in one block keeps that
+ * (docs/performance-history.md, "Requests born with Express's prototypes; a board's blocks as pages of one array"). A set that fits in one block keeps that
  * one block in an array of its own size (most scopes hold a few accounts); it takes pages once it splits.
  */
 
@@ -118,7 +118,7 @@ export class RankedSet {
       grown.set(this.data);
       this.data = grown;
     }
-    const base = this.paged ? page * this.stride : 0;
+    const base = this.baseOf(page);
     const n = this.counts[page];
     this.data.copyWithin(base + 2 * at + 2, base + 2 * at, base + 2 * n);
     this.data[base + 2 * at] = score;
@@ -134,7 +134,7 @@ export class RankedSet {
     if (b === this.blockCount) return false;
     const page = this.order[b];
     const at = this.positionIn(page, score, id);
-    const base = this.paged ? page * this.stride : 0;
+    const base = this.baseOf(page);
     const n = this.counts[page];
     if (at === n || this.data[base + 2 * at] !== score || this.data[base + 2 * at + 1] !== id) return false;
     this.data.copyWithin(base + 2 * at, base + 2 * at + 2, base + 2 * n);
@@ -214,7 +214,7 @@ export class RankedSet {
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       const page = this.order[mid];
-      const last = (this.paged ? page * this.stride : 0) + 2 * this.counts[page] - 2;
+      const last = this.baseOf(page) + 2 * this.counts[page] - 2;
       if (ahead(this.data[last], this.data[last + 1], score, id)) lo = mid + 1;
       else hi = mid;
     }
@@ -224,7 +224,7 @@ export class RankedSet {
   /** How many of the page's entries are ahead of (score, id). */
   private positionIn(page: number, score: number, id: number): number {
     const data = this.data;
-    const base = this.paged ? page * this.stride : 0;
+    const base = this.baseOf(page);
     let lo = 0;
     let hi = this.counts[page];
     while (lo < hi) {
@@ -236,6 +236,11 @@ export class RankedSet {
     return lo;
   }
 
+  /** Where the page's entries start in `data` (the one block of a set that never split starts at 0). */
+  private baseOf(page: number): number {
+    return this.paged ? page * this.stride : 0;
+  }
+
   private directoryOf(): Directory {
     const count = this.blockCount;
     const directory = { lasts: new Uint32Array(2 * count), starts: new Float64Array(count) };
@@ -243,7 +248,7 @@ export class RankedSet {
     for (let b = 0; b < count; b++) {
       const page = this.order[b];
       const n = this.counts[page];
-      const last = (this.paged ? page * this.stride : 0) + 2 * n - 2;
+      const last = this.baseOf(page) + 2 * n - 2;
       directory.lasts[2 * b] = this.data[last];
       directory.lasts[2 * b + 1] = this.data[last + 1];
       directory.starts[b] = before;
