@@ -10,10 +10,11 @@ import type { Socket } from 'node:net';
  * Express gives every request and response its own methods by changing their prototype as it starts handling them
  * (`Object.setPrototypeOf(req, app.request)` in `app.handle`, the same for `res`). V8 pays for that change on every
  * request, and worse: the objects reached from a request whose prototype was changed outlive the young generation's
- * collections. Under `/health` alone 13–29 % of what the API allocated was promoted to the old generation, whose
- * growth (~40 MB/s) brought a full collection of the whole heap, card replica included, every ~20 s, with pauses of
- * up to 20–33 ms; a bare Express app answered twice as fast once its requests were born with the right prototypes, and
- * promoted nothing (docs/performance-history.md, "Requests born with Express's prototypes").
+ * collections. Under `/health` alone ~13 % of what the API allocated was promoted to the old generation (29 % in a
+ * bare Express app), whose growth (~40 MB/s) brought a full collection of the whole heap, card replica included,
+ * every ~20 s, with pauses of up to 20–33 ms; a bare Express app answered twice as fast once its requests were born
+ * with the right prototypes, and promoted nothing (docs/performance-history.md, "Requests born with Express's
+ * prototypes").
  *
  * So the HTTP server is created, as Nest's ExpressAdapter would, but told to build its requests and responses from
  * constructors whose prototypes are the app's own `request` and `response` objects (Node's documented

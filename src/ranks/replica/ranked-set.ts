@@ -13,8 +13,9 @@
  * Why pages of one array rather than an object and an array per block: a look-up then reads the block's entries
  * straight from the set's one array, where it first went through the block's object and its array's header, each
  * one more miss of the caches: ~1.25 → ~0.8 µs a look-up over sets of a million entries, and a profile makes ~70
- * (docs/performance-history.md, "Requests born with Express's prototypes; a board's blocks as pages of one array"). A set that fits in one block keeps that
- * one block in an array of its own size (most scopes hold a few accounts); it takes pages once it splits.
+ * (docs/performance-history.md, "Requests born with Express's prototypes; a board's blocks as pages of one array").
+ * A set that fits in one block keeps that one block in an array of its own size (most scopes hold a few accounts);
+ * it takes pages once it splits.
  */
 
 export const BLOCK = 512;
