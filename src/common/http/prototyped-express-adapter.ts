@@ -34,7 +34,7 @@ export class PrototypedExpressAdapter extends ExpressAdapter {
 }
 
 /** A request constructor whose instances are born with `app.request` as their prototype. */
-export function requestType(app: Express): typeof IncomingMessage {
+function requestType(app: Express): typeof IncomingMessage {
   function ExpressRequest(this: IncomingMessage, socket: Socket): void {
     IncomingMessage.call(this, socket);
   }
@@ -46,7 +46,7 @@ export function requestType(app: Express): typeof IncomingMessage {
 const NodeServerResponse = ServerResponse as unknown as { call(self: ServerResponse, req: IncomingMessage, options?: object): void };
 
 /** A response constructor whose instances are born with `app.response` as their prototype. */
-export function responseType(app: Express): typeof ServerResponse {
+function responseType(app: Express): typeof ServerResponse {
   function ExpressResponse(this: ServerResponse, req: IncomingMessage, options?: object): void {
     NodeServerResponse.call(this, req, options);
   }

@@ -64,7 +64,7 @@ export class RankedSet {
     else set.page(blocks + (blocks >> 4) + 1);
     for (let b = 0, from = 0; from < order.length; b++, from += fill) {
       const count = Math.min(fill, order.length - from);
-      const at = set.paged ? b * set.stride : 0;
+      const at = set.baseOf(b);
       for (let i = 0; i < count; i++) {
         set.data[at + 2 * i] = scores[order[from + i]];
         set.data[at + 2 * i + 1] = ids[order[from + i]];
