@@ -25,7 +25,6 @@ export async function prepareDatabase(config: AppConfig): Promise<string[]> {
       await runner.query('SELECT pg_advisory_lock(727274)');
       const applied = (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
       if (applied.length) logger.log({ msg: 'migrations applied', database, migrations: applied });
-      await analyzeUnplannedTables(runner);
       return applied;
     } finally {
       await runner.query('SELECT pg_advisory_unlock(727274)');
@@ -34,19 +33,4 @@ export async function prepareDatabase(config: AppConfig): Promise<string[]> {
   } finally {
     await dataSource.destroy();
   }
-}
-
-/**
- * Tables PostgreSQL has never analyzed (`reltuples` -1: new from a migration, restored, or empty ones autovacuum never
- * visits, since it waits for rows to change) are planned as if they held ten pages. The profile's statement then read
- * each of its empty per-account tables (roles, best ranks, images) with a bitmap scan, ~20 µs more per profile at 1 M
- * accounts than an analyzed empty table's plan (docs/performance-history.md). Analyzed once here; a table with rows
- * only samples them, and autovacuum keeps its statistics from then on.
- */
-async function analyzeUnplannedTables(runner: { query(sql: string): Promise<{ name: string }[]> }): Promise<void> {
-  const tables = await runner.query(
-    `SELECT format('%I', c.relname) AS name FROM pg_class c
-      WHERE c.relkind = 'r' AND c.reltuples < 0 AND c.relnamespace = current_schema()::regnamespace`,
-  );
-  if (tables.length) await runner.query(`ANALYZE ${tables.map((t) => t.name).join(', ')}`);
 }

@@ -24,28 +24,4 @@ describe('migrations', () => {
       await dataSource.destroy();
     }
   });
-
-  it('should analyze, at each start, every table PostgreSQL holds no statistics of', async () => {
-    const dataSource = new DataSource(dataSourceOptions(loadConfig({ DATABASE_URL: url })));
-    await dataSource.initialize();
-    const unplanned = async () =>
-      (
-        (await dataSource.query(
-          `SELECT c.relname FROM pg_class c WHERE c.relkind = 'r' AND c.reltuples < 0 AND c.relnamespace = current_schema()::regnamespace`,
-        )) as { relname: string }[]
-      ).map((row) => row.relname);
-    try {
-      await prepareDatabase(loadConfig({ DATABASE_URL: url }));
-      expect(await unplanned()).toEqual([]);
-      // As a restored dump or a new table from a migration leaves it: never analyzed.
-      await dataSource.query(
-        `UPDATE pg_class SET reltuples = -1 WHERE relname = 'account_roles' AND relnamespace = current_schema()::regnamespace`,
-      );
-      expect(await unplanned()).toEqual(['account_roles']);
-      await prepareDatabase(loadConfig({ DATABASE_URL: url }));
-      expect(await unplanned()).toEqual([]);
-    } finally {
-      await dataSource.destroy();
-    }
-  });
 });
