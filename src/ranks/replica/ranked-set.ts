@@ -170,16 +170,9 @@ export class RankedSet {
 
   /** Moves the set onto pages (room for `pages` of them), its one block becoming page 0. */
   private page(pages: number): void {
-    const data = new Uint32Array(pages * this.stride);
-    if (this.blockCount) data.set(this.data.subarray(0, 2 * this.counts[0]));
-    this.data = data;
-    const counts = new Int32Array(pages);
-    counts[0] = this.counts[0];
-    this.counts = counts;
-    const order = new Int32Array(pages);
-    order[0] = 0;
-    this.order = order;
-    for (let p = pages - 1; p >= 1; p--) this.freePages.push(p);
+    // Unpaged, the one block starts at 0: its entries (not its capacity, which may exceed a small page) land on page 0.
+    this.data = this.data.subarray(0, 2 * this.counts[0]);
+    this.grow(1, pages);
     if (!this.blockCount) this.freePages.push(0);
     this.paged = true;
   }
@@ -188,17 +181,7 @@ export class RankedSet {
   private newPage(b: number): number {
     if (!this.freePages.length) {
       const pages = this.data.length / this.stride;
-      const more = Math.max(4, pages >> 2);
-      const data = new Uint32Array((pages + more) * this.stride);
-      data.set(this.data);
-      this.data = data;
-      const counts = new Int32Array(pages + more);
-      counts.set(this.counts);
-      this.counts = counts;
-      const order = new Int32Array(pages + more);
-      order.set(this.order);
-      this.order = order;
-      for (let p = pages + more - 1; p >= pages; p--) this.freePages.push(p);
+      this.grow(pages, pages + Math.max(4, pages >> 2));
     }
     const page = this.freePages.pop()!;
     this.order.copyWithin(b + 1, b, this.blockCount);
@@ -206,6 +189,20 @@ export class RankedSet {
     this.counts[page] = 0;
     this.blockCount++;
     return page;
+  }
+
+  /** The entries' arrays grown from `held` pages to `pages`, what they hold kept; the new pages are free. */
+  private grow(held: number, pages: number): void {
+    const data = new Uint32Array(pages * this.stride);
+    data.set(this.data);
+    this.data = data;
+    const counts = new Int32Array(pages);
+    counts.set(this.counts);
+    this.counts = counts;
+    const order = new Int32Array(pages);
+    order.set(this.order);
+    this.order = order;
+    for (let p = pages - 1; p >= held; p--) this.freePages.push(p);
   }
 
   /** The first block whose last entry is not ahead of (score, id); blockCount when every entry is (for writes). */
