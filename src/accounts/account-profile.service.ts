@@ -18,15 +18,8 @@ import { APP_CONFIG } from '../config/config.module';
 import { schemaLink, RenderedJson } from '../common/wire/rendered-json';
 import { CardReplica } from '../account-records/card-replica/card-replica.service';
 import { cardTokensVersion } from '../account-records/card-replica/card-tokens';
-import {
-  PROFILE_TEXT_SQL,
-  ProfileTextRow,
-  intsOf,
-  profileRanksText,
-  profileText,
-  recordTextOfRow,
-  recordTextOfTokens,
-} from './mappers/profile-text';
+import { ProfileBatches } from './profile-batches';
+import { intsOf, profileRanksText, profileText, recordTextOfRow, recordTextOfTokens } from './mappers/profile-text';
 
 /** Reads of one account: profile, badge statistics, update progress. */
 @Injectable()
@@ -43,6 +36,7 @@ export class AccountProfileService {
     private readonly ranks: AccountRankReader,
     private readonly prices: BadgePriceBook,
     private readonly cards: CardReplica,
+    private readonly profiles: ProfileBatches,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -51,7 +45,8 @@ export class AccountProfileService {
 
   /**
    * The profile as its answer's bytes (profile-text.ts); a `visitor` (see AccountViewsService.visitor) counts as one
-   * view of it. One statement for the profile's text with its extras and badges, told which version of the account
+   * view of it. One statement for the profile's text with its extras and badges (read with the profiles asked beside
+   * it: profile-batches.ts), told which version of the account
    * row the process's card replica holds: at that version the record's part is written from the replica's texts.
    * The live ranks from this process's rank replica (ranks/replica), or while it is not serving from one Redis script
    * sent beside the statement (it needs nothing from the row); the badges are priced from the process's price book.
@@ -63,11 +58,10 @@ export class AccountProfileService {
     const tokens = this.cards.heldTokens(accountId);
     // Sent together, statement and script cost one round trip's wait rather than two in a row (docs/performance-history.md,
     // "the profile's ranks sent beside"); from the replica the ranks cost no round trip at all.
-    const [rows, current] = await Promise.all([
-      this.dataSource.query(PROFILE_TEXT_SQL, [accountId, tokens === null ? '' : cardTokensVersion(tokens)]) as Promise<ProfileTextRow[]>,
+    const [row, current] = await Promise.all([
+      this.profiles.read(accountId, tokens === null ? '' : cardTokensVersion(tokens)),
       this.ranks.columnRanks(accountId),
     ]);
-    const [row] = rows;
     if (!row) throw notTracked();
     // Counting the view (and a vanity look-up as a search) must neither delay nor fail the profile.
     if (visitor) void this.countVisit(accountId, visitor, selector.vanity?.value);

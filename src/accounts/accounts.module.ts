@@ -9,6 +9,7 @@ import { CompareBadgesService } from './compare-badges.service';
 import { AccountFriendsService } from './account-friends.service';
 import { AccountFriendEntity } from '../account-records/entities/account-friend.entity';
 import { AccountProfileService } from './account-profile.service';
+import { ProfileBatches } from './profile-batches';
 import { LeaderboardHistoryService } from './leaderboard-history.service';
 import { RanksModule } from '../ranks/ranks.module';
 import { BadgesModule } from '../badges/badges.module';
@@ -56,6 +57,7 @@ import { MarketPricesModule } from '../pricing/market-prices.module';
     AccountSettingsService,
     AccountAdminService,
     AccountProfileService,
+    ProfileBatches,
     LeaderboardHistoryService,
     AccountBadgesService,
     CompareBadgesService,

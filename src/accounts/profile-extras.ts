@@ -12,12 +12,12 @@ export const PROFILE_EXTRAS_SQL = `
   SELECT
     (SELECT COALESCE(json_agg(json_build_object('role', r.role, 'rating', r.rating, 'extras', r.extras)
                               ORDER BY r.rating DESC, r.role ASC), '[]'::json)
-       FROM account_roles r WHERE r.account_id = $1) AS roles,
+       FROM account_roles r WHERE r.account_id = a.account_id) AS roles,
     (SELECT COALESCE(json_agg(json_build_object('leaderboard', b.leaderboard, 'ranks', b.ranks)), '[]'::json)
-       FROM account_best_ranks b WHERE b.account_id = $1) AS best,
+       FROM account_best_ranks b WHERE b.account_id = a.account_id) AS best,
     (SELECT COALESCE(json_agg(json_build_object('active', i.active, 'fileName', i.file_name, 'imageId', i.image_id, 'imageType', i.image_type)
                               ORDER BY i.image_type ASC, i.active DESC, i.created_at DESC, i.image_id ASC), '[]'::json)
-       FROM account_images i WHERE i.account_id = $1) AS images,
+       FROM account_images i WHERE i.account_id = a.account_id) AS images,
     held.badge_ids, held.badge_levels
   FROM (SELECT COALESCE(array_agg(ab.badge_id), '{}')::text AS badge_ids, COALESCE(array_agg(ab.level), '{}')::text AS badge_levels
-          FROM account_badges ab WHERE ab.account_id = $1) held`;
+          FROM account_badges ab WHERE ab.account_id = a.account_id) held`;

@@ -23,7 +23,10 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl'>, databa
     logger: new TypeOrmJsonLogger(),
     // Without a connect timeout a request waits for an unreachable server until the OS gives up (minutes);
     // with it the request fails fast and is answered 503. PreparingClient: each statement is parsed and planned once
-    // per connection (preparing-client.ts).
-    extra: { max: 20, application_name: 'badge-stats', connectionTimeoutMillis: 5000, Client: PreparingClient },
+    // per connection (preparing-client.ts). A connection idle for a minute is closed, not after pg-pool's 10 s: a new
+    // one costs PostgreSQL a backend and every statement prepared and planned again (~0.25 s of its CPU for the API's
+    // statements at a million accounts), and under a load that comes and goes the pool kept closing and reopening
+    // them (docs/performance-history.md, "Profiles read together").
+    extra: { max: 20, idleTimeoutMillis: 60_000, application_name: 'badge-stats', connectionTimeoutMillis: 5000, Client: PreparingClient },
   };
 }

@@ -79,13 +79,13 @@ describe('badge costs from the price book', () => {
       const runner = ctx.dataSource.createQueryRunner();
       try {
         await runner.query(`SET plan_cache_mode = ${mode}`);
-        await runner.query(`PREPARE profile_text (int, text) AS ${PROFILE_TEXT_SQL}`);
+        await runner.query(`PREPARE profile_text (int[], text[]) AS ${PROFILE_TEXT_SQL}`);
         const [
           {
             'QUERY PLAN': [plan],
           },
         ]: { 'QUERY PLAN': [{ Plan: PlanNode }] }[] = await runner.query(
-          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE profile_text (${accountId}, '')`,
+          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE profile_text ('{${accountId}}', '{""}')`,
         );
         const loops = (table: string) =>
           nodesOf(plan.Plan)

@@ -10,6 +10,7 @@ import { AccountEntity } from '../../src/account-records/entities/account.entity
 import { CardReplica } from '../../src/account-records/card-replica/card-replica.service';
 import { LeaderboardAccountsService } from '../../src/account-records/cards/leaderboard-accounts.service';
 import { MAX_PER_CONNECTION, statementName } from '../../src/database/preparing-client';
+import { PROFILE_TEXT_SQL } from '../../src/accounts/mappers/profile-text';
 import { queryWithoutJit } from '../../src/common/sql/query-without-jit';
 import { startTestApp, TestContext } from '../support/test-app';
 
@@ -70,6 +71,29 @@ describe('statements prepared once per connection', () => {
       const text = `${statement.statement}\n`;
       for (let i = 0; i < 8; i++) await runner.query(text, [[1, 1_000_000 + i]]);
       expect((await plans(text)).find((row) => row.statement === text)).toMatchObject({ generic: 0, custom: 8 });
+    } finally {
+      await runner.rollbackTransaction();
+    }
+  });
+
+  it('keeps the generic plan of the profiles’ statement whatever the number of profiles read together', async () => {
+    await ctx.apiKey(1); // tracks account 1
+    await runner.startTransaction();
+    try {
+      // Enough accounts, and statistics saying so, for the planner to price an array it can see (rolled back after).
+      await runner.query(`INSERT INTO accounts (account_id) SELECT generate_series(2000000, 2050000)`);
+      await runner.query('ANALYZE accounts');
+      for (let i = 0; i < 8; i++) {
+        const ids = i % 2 ? [1] : [1, 2_000_000 + i, 3_000_000];
+        const rows = (await runner.query(PROFILE_TEXT_SQL, [ids, ids.map(() => '')])) as { at: number }[];
+        expect(rows.map((row) => row.at)).toEqual(i % 2 ? [1] : [1, 2]);
+      }
+      const [statement] = ((await runner.query(PLANS)) as { statement: string; generic: number; custom: number }[]).filter(
+        (row) => row.statement === PROFILE_TEXT_SQL,
+      );
+      // Its arrays are read through sub-selects, whose length no plan sees: after five custom plans the generic one
+      // is kept. Given to unnest as they are, a custom plan always looked cheaper, and each execution was planned.
+      expect(statement).toMatchObject({ generic: 3, custom: 5 });
     } finally {
       await runner.rollbackTransaction();
     }

@@ -9,6 +9,7 @@ import { CardReplica } from '../../src/account-records/card-replica/card-replica
 import { CardChanges } from '../../src/account-records/card-replica/card-changes';
 import { cardTokensVersion } from '../../src/account-records/card-replica/card-tokens';
 import * as profileTextModule from '../../src/accounts/mappers/profile-text';
+import { ProfileBatches } from '../../src/accounts/profile-batches';
 
 /**
  * The profile's ranks as objects, as account.getInfo built them before they were written as text (profileRanksText):
@@ -152,6 +153,28 @@ describe('account.getInfo written by PostgreSQL', () => {
     const byId = (await getInfo({ id: { accountId: 1 } })).text;
     expect((await getInfo({ vanity: { type: 'internal', value: 'odd' } })).text).toBe(byId);
     expect((await getInfo({ id: { steamId64: String(76561197960265728n + 1n) } })).text).toBe(byId);
+  });
+
+  it('should read the profiles asked in one turn with one statement, each answer its own account’s', async () => {
+    const statements = jest.spyOn(ctx.dataSource, 'query');
+    try {
+      const unknown = 7_000_000;
+      const asked = [3, 1, unknown, 2, 1, 6];
+      const rows = await Promise.all(asked.map((accountId) => ctx.app.get(ProfileBatches).read(accountId, '')));
+      expect(statements.mock.calls.filter(([text]) => text === profileTextModule.PROFILE_TEXT_SQL)).toHaveLength(1);
+      expect(rows.map((row) => row && JSON.parse(`{${row.own.slice(1)}}`).accountId)).toEqual([3, 1, null, 2, 1, 6]);
+    } finally {
+      statements.mockRestore();
+    }
+    // Through HTTP, at once: every answer is its account's profile, the unknown account's a 404.
+    const answers = await Promise.all(
+      [...ids, 7_000_000].map((accountId) =>
+        ctx.http().post('/v1/account.getInfo').set('Authorization', `Bearer ${key}`).send({ id: { accountId } }),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual([...ids.map(() => 200), 404]);
+    for (const [i, accountId] of ids.entries())
+      expect({ accountId, text: answers[i].text }).toEqual({ accountId, text: await objectProfile(accountId) });
   });
 
   /** Waits (up to 10 s) until `check` holds. */

@@ -51,28 +51,33 @@ if (RECORD_FIELDS.slice(FIRST_COST, FIRST_COST + COST_FIELDS.length).some(([fiel
   throw new Error('profile-text: the record’s cost fields are no longer together in their order');
 
 /**
- * The profile of account $1: its record's text in three parts (`head`, from `{` to `steamSetsScore`'s value;
- * `middle`, from `economyBan` to `steamVanity`'s value, the cost fields going between the two; `location`, its
- * location objects), then `own` (the profile's own fields up to `connections`), its images, roles and best ranks as
- * PROFILE_EXTRAS_SQL reads them, the ids and levels of its badges (priced by BadgePriceBook), and whether it was ever
- * refreshed.
+ * The profiles of the accounts $1 (an int array), each row with `at`, the 1-based position of its account there: its
+ * record's text in three parts (`head`, from `{` to `steamSetsScore`'s value; `middle`, from `economyBan` to
+ * `steamVanity`'s value, the cost fields going between the two; `location`, its location objects), then `own` (the
+ * profile's own fields up to `connections`), its images, roles and best ranks as PROFILE_EXTRAS_SQL reads them, the ids
+ * and levels of its badges (priced by BadgePriceBook), and whether it was ever refreshed. An account not stored has no
+ * row. Several profiles asked at once are read by one statement (profile-batches.ts). The arrays are read through
+ * sub-selects so that no plan sees their length: given to unnest as they are, a custom plan (which knows it) always
+ * looked cheaper than the generic one (which assumes a hundred rows), and PostgreSQL planned every execution again.
  *
- * $2 is the version of the row this process's card replica holds the record's texts of (card-tokens.ts), or ''. When
- * the row is at that version, the replica's texts are the row's, and the three record parts come back null: the API
- * writes them from the replica (recordTextOfTokens), PostgreSQL need not (its CPU per statement 215 → 200 µs:
- * docs/performance-history.md, "The profile's record from the card replica"). Otherwise (the replica is behind, or
- * holds no such account) PostgreSQL writes them as ever.
+ * $2 holds, at the same positions, the version of each row this process's card replica holds the record's texts of
+ * (card-tokens.ts), or ''. When the row is at that version, the replica's texts are the row's, and the three record
+ * parts come back null: the API writes them from the replica (recordTextOfTokens), PostgreSQL need not (its CPU per
+ * statement 215 → 200 µs: docs/performance-history.md, "The profile's record from the card replica"). Otherwise (the
+ * replica is behind, or holds no such account) PostgreSQL writes them as ever.
  */
 export const PROFILE_TEXT_SQL = `
-  SELECT a.updated_at IS NOT NULL AS refreshed,
-         CASE WHEN a.xmin::text = $2 THEN NULL ELSE '{' || ${sqlJsonMembers(RECORD_FIELDS.slice(0, FIRST_COST))} END AS head,
-         CASE WHEN a.xmin::text = $2 THEN NULL
+  SELECT q.at::int AS at,
+         a.updated_at IS NOT NULL AS refreshed,
+         CASE WHEN a.xmin::text = q.version THEN NULL ELSE '{' || ${sqlJsonMembers(RECORD_FIELDS.slice(0, FIRST_COST))} END AS head,
+         CASE WHEN a.xmin::text = q.version THEN NULL
               ELSE ${sqlJsonMembers(RECORD_FIELDS.slice(FIRST_COST + COST_FIELDS.length), true)} END AS middle,
-         CASE WHEN a.xmin::text = $2 THEN NULL ELSE ${LOCATION_TEXT} END AS location,
+         CASE WHEN a.xmin::text = q.version THEN NULL ELSE ${LOCATION_TEXT} END AS location,
          ${sqlJsonMembers(PROFILE_FIELDS, true)} AS own,
          x.roles, x.best, x.images, x.badge_ids, x.badge_levels
-    FROM accounts a CROSS JOIN LATERAL (${PROFILE_EXTRAS_SQL}) x
-   WHERE a.account_id = $1`;
+    FROM unnest((SELECT $1::int[]), (SELECT $2::text[])) WITH ORDINALITY AS q(account_id, version, at)
+    JOIN accounts a ON a.account_id = q.account_id
+   CROSS JOIN LATERAL (${PROFILE_EXTRAS_SQL}) x`;
 
 /** The record's parts of a profile's text (see PROFILE_TEXT_SQL). */
 export interface ProfileRecordText {
@@ -82,6 +87,8 @@ export interface ProfileRecordText {
 }
 
 export interface ProfileTextRow {
+  /** The 1-based position of the row's account in the statement's $1. */
+  at: number;
   refreshed: boolean;
   /** Null, with `middle` and `location`, when the row is at the version the statement was given. */
   head: string | null;

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import DataLoader from 'dataloader';
+import { DataSource } from 'typeorm';
+import { PROFILE_TEXT_SQL, ProfileTextRow } from './mappers/profile-text';
+
+/** One profile asked for: its account, and the version of its row the process's card replica holds ('' for none). */
+interface ProfileRead {
+  accountId: number;
+  version: string;
+}
+
+/** At most this many profiles per statement: a burst beyond it is read by several. */
+const MAX_BATCH = 64;
+
+/**
+ * # Profiles read together
+ *
+ * `account.getInfo` is answered from one statement per profile (PROFILE_TEXT_SQL), and under load the statement's
+ * round trip cost the API more than its row: the driver's bind, describe, execute and sync messages, their socket
+ * write, a pool checkout and the row description parsed again, and PostgreSQL's executor started and stopped for
+ * each. The profiles asked during one turn of the event loop are read by one statement instead, each row telling
+ * which of them it is (DataLoader, scheduled on setImmediate: a load waits at most for the I/O callbacks already
+ * due; nothing is cached between turns, so each read sees the rows as they are at its statement).
+ */
+@Injectable()
+export class ProfileBatches {
+  private readonly loader: DataLoader<ProfileRead, ProfileTextRow | null>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.loader = new DataLoader((reads) => this.readAll(reads), {
+      cache: false,
+      maxBatchSize: MAX_BATCH,
+      batchScheduleFn: (run) => setImmediate(run),
+    });
+  }
+
+  /** The profile's row, or null when the account is not stored. */
+  read(accountId: number, version: string): Promise<ProfileTextRow | null> {
+    return this.loader.load({ accountId, version });
+  }
+
+  private async readAll(reads: readonly ProfileRead[]): Promise<(ProfileTextRow | null)[]> {
+    const rows = (await this.dataSource.query(PROFILE_TEXT_SQL, [
+      reads.map((read) => read.accountId),
+      reads.map((read) => read.version),
+    ])) as ProfileTextRow[];
+    const found: (ProfileTextRow | null)[] = reads.map(() => null);
+    for (const row of rows) found[row.at - 1] = row;
+    return found;
+  }
+}
