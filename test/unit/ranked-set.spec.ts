@@ -82,6 +82,39 @@ describe('RankedSet', () => {
     }
   });
 
+  it('counts the entries ahead like a sorted list in full-size blocks, before and after inserts split them', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 50_000 })), { minLength: 300, maxLength: 4_000 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 61 }), fc.integer({ min: 1, max: 50_000 })), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 50_001, max: 60_000 })), { maxLength: 400 }),
+        (initial, probes, inserted) => {
+          const unique = [...new Map(initial.map((e) => [e[1], e as Entry])).values()];
+          const sorted = [...unique].sort((a, b) => (ahead(a, b) ? -1 : ahead(b, a) ? 1 : 0));
+          // The default block size: blocks of hundreds of entries, each look-up's last step a search inside one.
+          const set = RankedSet.fromSorted(
+            sorted.map(([score]) => score),
+            sorted.map(([, id]) => id),
+            sorted.map((_, i) => i),
+          );
+          const check = (model: Entry[]) => {
+            for (const probe of [...(probes as Entry[]), ...model.filter((_, i) => i % 7 === 0)])
+              expect(set.countAhead(probe[0], probe[1])).toBe(countAhead(model, probe));
+          };
+          check(sorted);
+          // Inserts fill blocks up and split them; the directory is built again after them.
+          const model = [...sorted];
+          for (const [id, score] of new Map(inserted.map(([score, id]) => [id, score]))) {
+            set.insert(score, id);
+            model.push([score, id]);
+          }
+          check(model);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('keeps large sets in full blocks and answers ranks at both ends', () => {
     const n = 5_000;
     const scores = Uint32Array.from({ length: n }, (_, i) => n - i);
