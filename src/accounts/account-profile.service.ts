@@ -45,9 +45,9 @@ export class AccountProfileService {
 
   /**
    * The profile as its answer's bytes (profile-text.ts); a `visitor` (see AccountViewsService.visitor) counts as one
-   * view of it. One statement for the profile's text with its extras and badges (read with the profiles asked beside
-   * it: profile-batches.ts), told which version of the account
-   * row the process's card replica holds: at that version the record's part is written from the replica's texts.
+   * view of it. One statement for the profile's text with its extras and badges (shared with the profiles asked in the
+   * same turn: profile-batches.ts), told which version of the account row the process's card replica holds: at that
+   * version the record's part is written from the replica's texts.
    * The live ranks from this process's rank replica (ranks/replica), or while it is not serving from one Redis script
    * sent beside the statement (it needs nothing from the row); the badges are priced from the process's price book.
    */

@@ -1,7 +1,8 @@
 /**
  * The profile's small per-account reads — roles, best ranks, images and the badges its cost fields price — as one
  * statement: each was its own query (four round trips and four pool checkouts per `account.getInfo`), now one index
- * range each inside a single round trip, which also reads the account's profile text (mappers/profile-text.ts).
+ * range each inside a single round trip, which also reads the account's profile text (mappers/profile-text.ts): the
+ * subqueries name the account `a` of that statement, which joins this one laterally to each of its accounts.
  * Orders are the ones the separate reads used (roles by rating, then name; images by type, the active one first, then
  * newest first). The badges come as two arrays, ids and levels in the same order (one aggregate feeds both), as text
  * (`{1,2,3}`: the driver's array parser cost more than JSON.parse of the same list), which BadgePriceBook prices: the
