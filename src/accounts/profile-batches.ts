@@ -10,8 +10,15 @@ interface ProfileRead {
   version: string;
 }
 
-/** At most this many profiles per statement: a burst beyond it is read by several. */
-const MAX_BATCH = 64;
+/**
+ * At most this many profiles per statement: a turn that asks more sends several statements at once, which two
+ * PostgreSQL backends read side by side while the API writes the answers of the batch that came back first. At 64
+ * (every profile of a turn in one statement) the 16 requests in flight of the bench moved in lockstep: the API idle
+ * while one backend read them all, then PostgreSQL idle while the API answered them; `account.getInfo` served
+ * ~15 % more per second at 8 than at 64, and no better at 4, 6, 12 or 16 (docs/performance-history.md, "Profiles
+ * read in batches of eight").
+ */
+export const PROFILE_BATCH_MAX = 8;
 
 /**
  * # Profiles read together
@@ -30,7 +37,7 @@ export class ProfileBatches {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.loader = new DataLoader((reads) => this.readAll(reads), {
       cache: false,
-      maxBatchSize: MAX_BATCH,
+      maxBatchSize: PROFILE_BATCH_MAX,
       batchScheduleFn: (run) => setImmediate(run),
     });
   }

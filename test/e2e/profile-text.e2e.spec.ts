@@ -9,7 +9,7 @@ import { CardReplica } from '../../src/account-records/card-replica/card-replica
 import { CardChanges } from '../../src/account-records/card-replica/card-changes';
 import { cardTokensVersion } from '../../src/account-records/card-replica/card-tokens';
 import * as profileTextModule from '../../src/accounts/mappers/profile-text';
-import { ProfileBatches } from '../../src/accounts/profile-batches';
+import { PROFILE_BATCH_MAX, ProfileBatches } from '../../src/accounts/profile-batches';
 
 /**
  * The profile's ranks as objects, as account.getInfo built them before they were written as text (profileRanksText):
@@ -163,6 +163,14 @@ describe('account.getInfo written by PostgreSQL', () => {
       const rows = await Promise.all(asked.map((accountId) => ctx.app.get(ProfileBatches).read(accountId, '')));
       expect(statements.mock.calls.filter(([text]) => text === profileTextModule.PROFILE_TEXT_SQL)).toHaveLength(1);
       expect(rows.map((row) => row && JSON.parse(`{${row.own.slice(1)}}`).accountId)).toEqual([3, 1, null, 2, 1, 6]);
+      // More than a batch holds in one turn: several statements, sent together, each answer still its own account's.
+      statements.mockClear();
+      const many = Array.from({ length: 2 * PROFILE_BATCH_MAX + 1 }, (_, i) => asked[i % asked.length]);
+      const manyRows = await Promise.all(many.map((accountId) => ctx.app.get(ProfileBatches).read(accountId, '')));
+      expect(statements.mock.calls.filter(([text]) => text === profileTextModule.PROFILE_TEXT_SQL)).toHaveLength(3);
+      expect(manyRows.map((row) => row && JSON.parse(`{${row.own.slice(1)}}`).accountId)).toEqual(
+        many.map((accountId) => (accountId === unknown ? null : accountId)),
+      );
     } finally {
       statements.mockRestore();
     }
