@@ -1,3 +1,14 @@
+/**
+ * # Profiles read together
+ *
+ * `account.getInfo` is answered from one statement per profile (PROFILE_TEXT_SQL), and under load the statement's
+ * round trip cost the API more than its row: the driver's bind, describe, execute and sync messages, their socket
+ * write, a pool checkout and the row description parsed again, and PostgreSQL's executor started and stopped for
+ * each. The profiles asked during one turn of the event loop are read together instead, up to PROFILE_BATCH_MAX per
+ * statement, each row telling which of them it is (DataLoader, scheduled on setImmediate: a load waits at most for
+ * the I/O callbacks already due; nothing is cached between turns, so each read sees the rows as they are at its
+ * statement).
+ */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import DataLoader from 'dataloader';
@@ -20,16 +31,7 @@ interface ProfileRead {
  */
 export const PROFILE_BATCH_MAX = 8;
 
-/**
- * # Profiles read together
- *
- * `account.getInfo` is answered from one statement per profile (PROFILE_TEXT_SQL), and under load the statement's
- * round trip cost the API more than its row: the driver's bind, describe, execute and sync messages, their socket
- * write, a pool checkout and the row description parsed again, and PostgreSQL's executor started and stopped for
- * each. The profiles asked during one turn of the event loop are read by one statement instead, each row telling
- * which of them it is (DataLoader, scheduled on setImmediate: a load waits at most for the I/O callbacks already
- * due; nothing is cached between turns, so each read sees the rows as they are at its statement).
- */
+/** Reads profiles for `account.getInfo`, the ones asked in one turn by one statement (see the top of this file). */
 @Injectable()
 export class ProfileBatches {
   private readonly loader: DataLoader<ProfileRead, ProfileTextRow | null>;
