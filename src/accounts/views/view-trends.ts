@@ -4,7 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { unlinkMatching } from '../../common/redis/redis-batch';
 import { REDIS, redisKey } from '../../common/redis/redis.module';
-import { TrendingCounter, TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
+import { HITS_KEY, TrendingCounter, TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
 import { DerivedState, DerivedStateKeeper } from '../../derived/derived-state';
 
 const HOUR_MS = 3_600_000;
@@ -26,7 +26,7 @@ const WINDOWS: Record<TrendingWindow, { unit: 'h' | 'd'; count: number; step: nu
 
 /**
  * TrendingCounter's hit (same keys, same buckets) for a batch of hits in one hour, plus: when a visitor is new to a
- * bucket, the rolling rankings that cover that bucket and exist are raised too. KEYS: the hour's "rank-total" and
+ * bucket, the rolling rankings that cover that bucket and exist are raised too. KEYS: the hour's hits (HITS_KEY) and
  * "rank-unique", the day's, then the rolling rankings (for the hour bucket first: ARGV[2] of them; ARGV[3] in all),
  * then per hit its visitor sets (hour, day). ARGV: [1] TTL, [2], [3], then per hit its member and visitor. The shared
  * keys' TTLs are set (and the rankings' existence read) once per batch, not once per hit.
@@ -47,7 +47,7 @@ for h = 0, hits - 1 do
     local visitors = KEYS[last + 2 * h + b]
     local fresh = redis.call('PFADD', visitors, visitor)
     redis.call('EXPIRE', visitors, ttl)
-    redis.call('ZINCRBY', KEYS[2 * b - 1], 1, member)
+    redis.call('HINCRBY', KEYS[2 * b - 1], member, 1)
     if fresh == 1 then
       redis.call('ZINCRBY', KEYS[2 * b], 1, member)
       for _, key in ipairs(raised[b]) do redis.call('ZINCRBY', key, 1, member) end
@@ -68,7 +68,7 @@ export interface ViewHit {
  * The top of a window with each member's exact counts, in one step (KEYS[1]: the rolling ranking, then the window's
  * "rank-unique" buckets; ARGV: TTL of a new ranking (ms), limit, the key prefix, then the window's bucket names).
  * Builds the ranking from the buckets unless it exists, reads its top `limit`, and per member sums its hits (its
- * scores in the buckets' "rank-total" sets) and counts the union of its visitor sets over the buckets (what TrendingCounter.counts reads). The per-member keys
+ * fields in the buckets' hits hashes) and counts the union of its visitor sets over the buckets (what TrendingCounter.counts reads). The per-member keys
  * are named here from the prefix (one Redis, not a cluster).
  */
 const TOP = `
@@ -82,7 +82,7 @@ for _, member in ipairs(members) do
   local visitors, total = {}, 0
   for i = 4, #ARGV do
     visitors[#visitors + 1] = ARGV[3] .. ':visitors:' .. ARGV[i] .. ':' .. member
-    total = total + (tonumber(redis.call('ZSCORE', ARGV[3] .. ':rank-total:' .. ARGV[i], member)) or 0)
+    total = total + (tonumber(redis.call('HGET', ARGV[3] .. ':${HITS_KEY}:' .. ARGV[i], member)) or 0)
   end
   out[#out + 1] = member
   out[#out + 1] = redis.call('PFCOUNT', unpack(visitors))
@@ -145,7 +145,7 @@ export class ViewTrends implements DerivedStateKeeper {
         this.rolling('24h', next('24h')),
         ...(['7d', '30d'] as const).flatMap((window) => [this.rolling(window, at), this.rolling(window, next(window))]),
       ];
-      const keys = [this.key('rank-total', hour), this.key('rank-unique', hour), this.key('rank-total', day), this.key('rank-unique', day)];
+      const keys = [this.key(HITS_KEY, hour), this.key('rank-unique', hour), this.key(HITS_KEY, day), this.key('rank-unique', day)];
       keys.push(...rollings);
       const args: string[] = [];
       for (const { member, visitor } of group) {

@@ -8,21 +8,30 @@ const RETENTION_SECONDS = 32 * 86_400;
 export const TRENDING_WINDOWS = ['24h', '7d', '30d'] as const;
 export type TrendingWindow = (typeof TRENDING_WINDOWS)[number];
 
+/**
+ * A bucket's hits per member: one hash per bucket (no counter key per member and bucket: at a million profiles those
+ * were 0.6 M keys, ~100 MB). Hits are only ever read by member (a member's counts, a top list's totals), never ranked,
+ * so a hash, not a sorted set: raising a member's score in a sorted set of the day's viewed profiles cost Redis
+ * ~10 µs (its skiplist re-ordered), HINCRBY ~1 (docs/performance-history.md, "Hits in hashes"). Named apart from
+ * the sorted sets the buckets' hits were once kept in (LEGACY_HITS_KEY, hit-totals-upgrade.ts).
+ */
+export const HITS_KEY = 'hits';
+export const LEGACY_HITS_KEY = 'rank-total';
+
 export interface TrendingCounts {
   unique: number;
   total: number;
 }
 
 /**
- * One hit in the hour and day buckets: a HyperLogLog of visitors per member, and per bucket the members ranked by
- * hits and by hits of visitors new to that bucket. A member's hits in a bucket are its score in the "rank-total" set
- * (no counter key per member and bucket: at a million profiles those were 0.6 M keys, ~100 MB).
+ * One hit in the hour and day buckets: a HyperLogLog of visitors per member, per bucket a hash of each member's hits
+ * (HITS_KEY), and per bucket the members ranked by hits of visitors new to that bucket ("rank-unique").
  */
 const RECORD_HIT = `
 for i = 0, 1 do
   local base = i * 3
   local fresh = redis.call('PFADD', KEYS[base + 1], ARGV[2]); redis.call('EXPIRE', KEYS[base + 1], ARGV[3])
-  redis.call('ZINCRBY', KEYS[base + 2], 1, ARGV[1]); redis.call('EXPIRE', KEYS[base + 2], ARGV[3])
+  redis.call('HINCRBY', KEYS[base + 2], ARGV[1], 1); redis.call('EXPIRE', KEYS[base + 2], ARGV[3])
   if fresh == 1 then redis.call('ZINCRBY', KEYS[base + 3], 1, ARGV[1]) end
   redis.call('EXPIRE', KEYS[base + 3], ARGV[3])
 end
@@ -42,7 +51,7 @@ export class TrendingCounter {
   async hit(member: string, visitor: string, at = new Date()): Promise<void> {
     const keys = [this.bucket('h', at), this.bucket('d', at)].flatMap((bucket) => [
       this.key('visitors', bucket, member),
-      this.key('rank-total', bucket),
+      this.key(HITS_KEY, bucket),
       this.key('rank-unique', bucket),
     ]);
     await this.redis.eval(RECORD_HIT, keys.length, ...keys, member, visitor, RETENTION_SECONDS);
@@ -51,7 +60,7 @@ export class TrendingCounter {
   async counts(member: string, window: TrendingWindow, now = new Date()): Promise<TrendingCounts> {
     const buckets = this.buckets(window, now);
     const pipeline = this.redis.pipeline();
-    for (const bucket of buckets) pipeline.zscore(this.key('rank-total', bucket), member);
+    for (const bucket of buckets) pipeline.hget(this.key(HITS_KEY, bucket), member);
     pipeline.pfcount(...buckets.map((bucket) => this.key('visitors', bucket, member)));
     const replies = ((await pipeline.exec()) ?? []).map(([error, value]) => {
       if (error) throw error;
