@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { AddressInfo } from 'node:net';
 import { openSse, SseEvent } from '../support/sse';
 import { startPipeline, PipelineContext } from '../support/pipeline';
@@ -77,6 +78,42 @@ describe('account.subscribe', () => {
       await ctx.http().post('/v1/account.getTrending').send({ window: '1h' }).expect(422);
     } finally {
       stream.close();
+    }
+  });
+
+  it('should announce a view only when someone follows the profile, and count it either way', async () => {
+    // Every message of the account-events channel, as any subscriber (a worker's webhook source) receives them.
+    const subscriber = new Redis(ctx.config.redisUrl);
+    const messages: { type: string; accountId: number }[] = [];
+    await subscriber.subscribe(`${ctx.config.redisPrefix}:events:account`);
+    subscriber.on('message', (_channel, text: string) => messages.push(JSON.parse(text) as { type: string; accountId: number }));
+    // Both profiles stored: the followed one (1) and one nobody follows (2).
+    for (const accountId of [1, 2]) {
+      await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send({ id: { accountId } });
+      await ctx.waitForCompletion(accountId, key);
+    }
+    const stream = await openSse(port, '/v1/account.subscribe?accountId=1', { Authorization: `Bearer ${key}` });
+    try {
+      const view = (accountId: number) =>
+        ctx.http().post('/v1/account.getInfo').set('Authorization', `Bearer ${key}`).send({ id: { accountId } }).expect(200);
+      const viewsOf = async (accountId: number) =>
+        (await ctx.http().post('/v1/account.getViewStats').set('Authorization', `Bearer ${key}`).send({ id: { accountId } }).expect(200))
+          .body.total24h as number;
+      // Reading the counts flushes the views still waiting (the set-up's getInfo calls were views too).
+      const [followedBefore, unfollowedBefore] = [await viewsOf(1), await viewsOf(2)];
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      messages.length = 0;
+      const ticks = () => stream.events.filter((e) => e.event === 'account-view-tick').length;
+      const ticksBefore = ticks();
+      await Promise.all([view(2), view(1), view(2)]);
+      await stream.waitFor(() => ticks() > ticksBefore);
+      // The followed profile's view was announced; by then the unfollowed ones, counted in the same batch, were not.
+      expect(messages.filter((m) => m.type === 'view').map((m) => m.accountId)).toEqual([1]);
+      expect(await viewsOf(1)).toBe(followedBefore + 1);
+      expect(await viewsOf(2)).toBe(unfollowedBefore + 2);
+    } finally {
+      stream.close();
+      await subscriber.quit();
     }
   });
 

@@ -154,4 +154,20 @@ describe('ViewTrends.hitMany', () => {
       { numRuns: 25 },
     );
   });
+
+  it('should report which hits have a watched key, across the hours a batch spans', async () => {
+    const prefix = `${root}:watched`;
+    const trends = new ViewTrends(redis, { redisPrefix: prefix } as AppConfig);
+    const hits: ViewHit[] = Array.from({ length: 7 }, (_, i) => ({
+      member: String(i + 1),
+      visitor: `v${i}`,
+      at: new Date(BASE + (i % 3) * SLOT_MS * 2),
+    }));
+    const watchKeys = hits.map(({ member }) => `${prefix}:followed:${member}`);
+    for (const i of [1, 4, 6]) await redis.set(watchKeys[i], '1');
+    expect(await trends.hitMany(hits, watchKeys)).toEqual([1, 4, 6]);
+    // Without watch keys nothing is reported, and the hits are counted the same.
+    expect(await trends.hitMany(hits)).toEqual([]);
+    expect(await redis.hget(`${prefix}:views:hits:${bucket('d', BASE)}`, '2')).toBe('2');
+  });
 });

@@ -70,9 +70,14 @@ export class UpdateProgressService {
     return redisKey(this.config, 'events', 'account');
   }
 
+  /** The Redis key of the account's replay log: it exists while someone follows the account (accountLog). */
+  accountLogKey(accountId: number): string {
+    return redisKey(this.config, 'replay', 'account', accountId);
+  }
+
   /** The replay log of `account.subscribe` for one account (see ACCOUNT_REPLAY_TTL_SECONDS). */
   accountLog(accountId: number): ReplayLog {
-    return new ReplayLog(this.redis, redisKey(this.config, 'replay', 'account', accountId), {
+    return new ReplayLog(this.redis, this.accountLogKey(accountId), {
       maxLen: ACCOUNT_REPLAY_MAXLEN,
       exact: true,
       ttlSeconds: ACCOUNT_REPLAY_TTL_SECONDS,

@@ -22,8 +22,8 @@ const HASHED_VISITORS_HELD = 4096;
  * the client's `X-Visitor-Id`, else a hash of its address and user agent.
  *
  * Every `account.getInfo` is a view, so views are written behind, in batches (WriteBehind): what waits is counted
- * within VIEW_BATCH_MS, by one script for the batch's hits and one for its events, instead of two commands per
- * profile. This process's own reads of the counts flush first, so they include every view it was sent.
+ * within VIEW_BATCH_MS, by one script for the batch's hits and, when some of the profiles are followed, one for their
+ * events, instead of two commands per profile. This process's own reads of the counts flush first, so they include every view it was sent.
  */
 @Injectable()
 export class AccountViewsService implements BeforeApplicationShutdown {
@@ -52,24 +52,29 @@ export class AccountViewsService implements BeforeApplicationShutdown {
   }
 
   /**
-   * The hits, then one `account-view-tick` per view on the account's channel and replay log. Both scripts are issued
-   * in this turn, so they go out in one write and the events run after the hits: a client that reads the counts on
-   * a tick finds its view counted.
+   * The hits, then one `account-view-tick` per view of a followed profile on the account's channel and replay log.
+   * A profile is followed while its replay log exists (an `account.subscribe` stream keeps it: ReplayLog's per-key
+   * logs), which the hits' own script reports; a view of a profile nobody follows is announced to no one. Announcing
+   * every view (a script's arguments and a PUBLISH per view, which every subscriber of the channel received and
+   * dropped) cost the API ~11 µs per account.getInfo (docs/performance-history.md, "Views announced only when
+   * followed"). The events follow the hits: a client that reads the counts on a tick finds its view counted. A
+   * stream that opens after the hits' script looked finds the view counted before its start, as it should.
    */
   private async write(hits: ViewHit[]): Promise<void> {
-    const counted = this.counter.hitMany(hits);
-    const announced = ReplayLog.appendEach(
-      hits.map(({ member }) => {
-        const accountId = Number(member);
-        return {
-          log: this.progress.accountLog(accountId),
-          channel: this.progress.channel,
-          message: { type: 'view', accountId, totalDelta: 1 },
-          entries: [{ event: 'account-view-tick', data: { accountId, totalDelta: 1 } }],
-        };
-      }),
+    const accounts = hits.map(({ member }) => Number(member));
+    const watched = await this.counter.hitMany(
+      hits,
+      accounts.map((accountId) => this.progress.accountLogKey(accountId)),
     );
-    await Promise.all([counted, announced]);
+    if (!watched.length) return;
+    await ReplayLog.appendEach(
+      watched.map((at) => ({
+        log: this.progress.accountLog(accounts[at]),
+        channel: this.progress.channel,
+        message: { type: 'view', accountId: accounts[at], totalDelta: 1 },
+        entries: [{ event: 'account-view-tick', data: { accountId: accounts[at], totalDelta: 1 } }],
+      })),
+    );
   }
 
   beforeApplicationShutdown(): Promise<void> {

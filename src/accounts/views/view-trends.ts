@@ -28,11 +28,15 @@ const WINDOWS: Record<TrendingWindow, { unit: 'h' | 'd'; count: number; step: nu
  * TrendingCounter's hit (same keys, same buckets) for a batch of hits in one hour, plus: when a visitor is new to a
  * bucket, the rolling rankings that cover that bucket and exist are raised too. KEYS: the hour's hits (HITS_KEY) and
  * "rank-unique", the day's, then the rolling rankings (for the hour bucket first: ARGV[2] of them; ARGV[3] in all),
- * then per hit its visitor sets (hour, day). ARGV: [1] TTL, [2], [3], then per hit its member and visitor. The shared
- * keys' TTLs are set (and the rankings' existence read) once per batch, not once per hit.
+ * then per hit its visitor sets (hour, day) and, when ARGV[4] is '1', a key whose existence the script reports (the
+ * profile's replay log: is anyone following it?). ARGV: [1] TTL, [2], [3], [4], then per hit its member and visitor.
+ * The shared keys' TTLs are set (and the rankings' existence read) once per batch, not once per hit. Returns the
+ * 0-based positions of the hits whose reported key exists.
  */
 const RECORD_HITS = `
 local ttl, hourly, last = ARGV[1], tonumber(ARGV[2]), 4 + tonumber(ARGV[3])
+local watching = ARGV[4] == '1'
+local per = watching and 3 or 2
 local raised = { {}, {} }
 for k = 5, last do
   if redis.call('EXISTS', KEYS[k]) == 1 then
@@ -40,11 +44,12 @@ for k = 5, last do
     list[#list + 1] = KEYS[k]
   end
 end
-local hits = (#ARGV - 3) / 2
+local hits = (#ARGV - 4) / 2
+local watched = {}
 for h = 0, hits - 1 do
-  local member, visitor = ARGV[4 + 2 * h], ARGV[5 + 2 * h]
+  local member, visitor = ARGV[5 + 2 * h], ARGV[6 + 2 * h]
   for b = 1, 2 do
-    local visitors = KEYS[last + 2 * h + b]
+    local visitors = KEYS[last + per * h + b]
     local fresh = redis.call('PFADD', visitors, visitor)
     redis.call('EXPIRE', visitors, ttl)
     redis.call('HINCRBY', KEYS[2 * b - 1], member, 1)
@@ -53,9 +58,10 @@ for h = 0, hits - 1 do
       for _, key in ipairs(raised[b]) do redis.call('ZINCRBY', key, 1, member) end
     end
   end
+  if watching and redis.call('EXISTS', KEYS[last + per * h + 3]) == 1 then watched[#watched + 1] = h end
 end
 for k = 1, 4 do redis.call('EXPIRE', KEYS[k], ttl) end
-return hits`;
+return watched`;
 
 /** One profile view: the profile (member), its viewer, and when. */
 export interface ViewHit {
@@ -123,21 +129,20 @@ export class ViewTrends implements DerivedStateKeeper {
   }
 
   /**
-   * Counts a batch of views: one script per hour the batch spans (almost always one). The scripts are issued in the
-   * caller's turn of the event loop, so what the caller issues next in that turn (the views' events) follows them in
-   * the same write (ioredis's auto-pipelining) and runs after them.
+   * Counts a batch of views: one script per hour the batch spans (almost always one). With `watchKeys` (one per hit),
+   * the same script reports which of them exist: resolves to the positions of those hits in `hits`.
    */
-  async hitMany(hits: ViewHit[]): Promise<void> {
-    const byHour = new Map<string, ViewHit[]>();
-    for (const hit of hits) {
+  async hitMany(hits: ViewHit[], watchKeys?: string[]): Promise<number[]> {
+    const byHour = new Map<string, number[]>();
+    hits.forEach((hit, at) => {
       const hour = this.bucket('h', hit.at);
       const group = byHour.get(hour);
-      if (group) group.push(hit);
-      else byHour.set(hour, [hit]);
-    }
-    const client = this.redis as Redis & Record<string, (...args: (string | number)[]) => Promise<unknown>>;
-    const written = [...byHour.values()].map((group) => {
-      const at = group[0].at;
+      if (group) group.push(at);
+      else byHour.set(hour, [at]);
+    });
+    const client = this.redis as Redis & Record<string, (...args: (string | number)[]) => Promise<number[]>>;
+    const written = [...byHour.values()].map(async (group) => {
+      const at = hits[group[0]].at;
       const [hour, day] = [this.bucket('h', at), this.bucket('d', at)];
       const next = (window: TrendingWindow) => new Date(at.getTime() + WINDOWS[window].step);
       const rollings = [
@@ -148,13 +153,24 @@ export class ViewTrends implements DerivedStateKeeper {
       const keys = [this.key(HITS_KEY, hour), this.key('rank-unique', hour), this.key(HITS_KEY, day), this.key('rank-unique', day)];
       keys.push(...rollings);
       const args: string[] = [];
-      for (const { member, visitor } of group) {
+      for (const i of group) {
+        const { member, visitor } = hits[i];
         keys.push(this.key('visitors', hour, member), this.key('visitors', day, member));
+        if (watchKeys) keys.push(watchKeys[i]);
         args.push(member, visitor);
       }
-      return client.badgeStatsRecordViewHits(keys.length, ...keys, RETENTION_SECONDS, 2, rollings.length, ...args);
+      const watched = await client.badgeStatsRecordViewHits(
+        keys.length,
+        ...keys,
+        RETENTION_SECONDS,
+        2,
+        rollings.length,
+        watchKeys ? '1' : '0',
+        ...args,
+      );
+      return watched.map((h) => group[h]);
     });
-    await Promise.all(written);
+    return (await Promise.all(written)).flat().sort((a, b) => a - b);
   }
 
   counts(member: string, window: TrendingWindow): Promise<TrendingCounts> {
