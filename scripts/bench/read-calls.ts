@@ -38,8 +38,8 @@ export function readCalls(accounts: number, { city, badgeAppId }: Fixtures, pair
     ...extra,
   });
   return [
-    { name: 'GET /health (baseline)', method: 'GET', path: '/health' },
-    post('stats.getStats', '/v1/stats.getStats'),
+    { name: 'GET /health (baseline)', method: 'GET', path: '/health', throughputBar: true },
+    post('stats.getStats', '/v1/stats.getStats', undefined, { throughputBar: true }),
     post('leaderboard.getChanges (xp, 7d)', '/v1/leaderboard.getChanges', () => ({
       leaderboard: 'xp',
       window: '7d',
@@ -85,7 +85,7 @@ export function readCalls(accounts: number, { city, badgeAppId }: Fixtures, pair
     post('account.getTrending (7d)', '/v1/account.getTrending', () => ({ window: '7d' })),
     post('activity.listGlobalFeed', '/v1/activity.listGlobalFeed', () => ({})),
     post('item.findOwners (gems)', '/v1/item.findOwners', () => ({ itemIds: [667924416] })),
-    post('account.getInfo', '/v1/account.getInfo', (i) => ({ id: { accountId: pick(i) } })),
+    post('account.getInfo', '/v1/account.getInfo', (i) => ({ id: { accountId: pick(i) } }), { throughputBar: true }),
     post(`account.findFriendPath (${pairs} pairs)`, '/v1/account.findFriendPath', pair, { total: pairs }),
     // The same pairs one at a time: a request's own latency, which 16 in flight on 2 cores hide behind queueing
     // (at 16 in flight even /health waits ~16 service times). Its ratio is against the concurrent /health.
