@@ -7,6 +7,7 @@ import { PROFILE_EXTRAS_SQL } from '../profile-extras';
 import { CARD_CREATED_AT_MEMBER, LOCATION_TEXT, recordTextFields } from '../../account-records/cards/card-values';
 import { RECORD_VALUE_PREFIXES, splitCardTokens } from '../../account-records/card-replica/card-tokens';
 import { BadgeCosts } from '../../pricing/badge-costs';
+import { AsciiText } from '../../common/wire/ascii-text';
 
 /**
  * # The profile as JSON text
@@ -136,40 +137,55 @@ export function intsOf(arrayText: string): number[] {
 const PROFILE_BOARDS = PROFILE_RANK_BOARDS.map((board) => {
   // Written into the text as they are: a name that needed escaping would break it.
   if (!/^[a-z_]+$/.test(board)) throw new Error(`profile-text: board name ${board} needs escaping`);
-  return { board, column: COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!, opening: `{"leaderboard":"${board}","ranks":"` };
+  return {
+    board,
+    column: COLUMN_BOARDS[board as keyof typeof COLUMN_BOARDS]!,
+    opening: AsciiText.bytesOf(`{"leaderboard":"${board}","ranks":"`),
+  };
 });
 const LEVELS = SCOPE_LEVELS.length;
+const [COMMA, CLOSE_BRACKET] = [44, 93];
+const CURRENT_OPEN = AsciiText.bytesOf('"currentRanks":[');
+const TOTALS_OPEN = AsciiText.bytesOf('","totals":"');
+const ENTRY_CLOSE = AsciiText.bytesOf('"}');
+const BEST_OPEN = AsciiText.bytesOf('],"currentBestRanks":[');
+const RANKS_TEXT = new AsciiText();
 
 /**
  * The profile's `currentRanks` and `currentBestRanks` members: the account's ranks on every column board in its five
  * scopes, live from the rank engine, and the best it has held (kept by the update worker, merged with the current
  * ones); both null for an account never refreshed. Written as text straight from the flat ranks (ColumnRanks), as
  * JSON.stringify writes the objects (CurrentLeaderboardRank, BestLeaderboardRank): ranks and totals as CSV in the
- * order global, region, country, state, city.
+ * order global, region, country, state, city; as bytes (AsciiText), not by concatenation.
  */
 export function profileRanksText(current: ColumnRanks | null, best: ProfileTextRow['best']): string {
   if (!current) return '"currentRanks":null,"currentBestRanks":null';
-  const { columns, ranks } = current;
-  const totals = current.totals.join(',');
-  let now = '';
-  let held = '';
-  for (const { board, column, opening } of PROFILE_BOARDS) {
+  const { columns, ranks, totals } = current;
+  const text = RANKS_TEXT.start().bytes(CURRENT_OPEN);
+  PROFILE_BOARDS.forEach(({ column, opening }, b) => {
+    if (b) text.char(COMMA);
+    text.bytes(opening);
+    const at = columns.indexOf(column) * LEVELS;
+    for (let level = 0; level < LEVELS; level++) (level ? text.char(COMMA) : text).int(ranks[at + level]);
+    text.bytes(TOTALS_OPEN);
+    for (let level = 0; level < LEVELS; level++) (level ? text.char(COMMA) : text).int(totals[level]);
+    text.bytes(ENTRY_CLOSE);
+  });
+  text.bytes(BEST_OPEN);
+  PROFILE_BOARDS.forEach(({ board, column, opening }, b) => {
+    if (b) text.char(COMMA);
+    text.bytes(opening);
     const at = columns.indexOf(column) * LEVELS;
     const kept = best.find((entry) => entry.leaderboard === board)?.ranks;
-    let csv = '';
-    let bestCsv = '';
     for (let level = 0; level < LEVELS; level++) {
       const rank = ranks[at + level];
       const before = kept?.[level] ?? 0;
       // 0 is no rank (no such location): the other one is the best.
-      const better = rank === 0 ? before : before === 0 ? rank : Math.min(rank, before);
-      csv += level ? `,${rank}` : `${rank}`;
-      bestCsv += level ? `,${better}` : `${better}`;
+      (level ? text.char(COMMA) : text).int(rank === 0 ? before : before === 0 ? rank : Math.min(rank, before));
     }
-    now += `${now ? ',' : ''}${opening}${csv}","totals":"${totals}"}`;
-    held += `${held ? ',' : ''}${opening}${bestCsv}"}`;
-  }
-  return `"currentRanks":[${now}],"currentBestRanks":[${held}]`;
+    text.bytes(ENTRY_CLOSE);
+  });
+  return text.char(CLOSE_BRACKET).done();
 }
 
 /**
