@@ -3,14 +3,13 @@ import { DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { RedisModule } from './common/redis/redis.module';
-import { HitTotalsUpgrade } from './common/redis/hit-totals-upgrade';
 import { StreamLifecycleModule } from './common/wire/stream-lifecycle.service';
 import { DatabaseModule } from './database/database.module';
 import { SharedAnswersModule } from './common/shared-answers/shared-answers';
 
 /**
  * What both processes (API and worker) and the CLI stand on: validated config, PostgreSQL, Redis, stream shutdown,
- * shared answers (src/common/shared-answers), Redis data upgrades, and discovery (which finds the keepers of derived state, see src/derived).
+ * shared answers (src/common/shared-answers), and discovery (which finds the keepers of derived state, see src/derived).
  */
 @Module({})
 export class CoreModule {
@@ -26,8 +25,6 @@ export class CoreModule {
         // Wherever the area modules (and their controllers) are loaded: the API, and the CLI's module graph.
         SharedAnswersModule,
       ],
-      // Once per Redis: moves hit totals an earlier version kept in sorted sets (hit-totals-upgrade.ts).
-      providers: [HitTotalsUpgrade],
       exports: [ConfigModule],
     };
   }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -12,7 +12,7 @@ import { SEARCH_SOURCES, SearchGetTrendingRequestBody, SearchGetTrendingResponse
  * space-insensitively; the form first typed is the one shown.
  */
 @Injectable()
-export class SearchTrendsService {
+export class SearchTrendsService implements OnApplicationBootstrap {
   private readonly logger = new JsonLogger('SearchTrends');
   private readonly counters: Record<SearchSource, TrendingCounter>;
 
@@ -23,6 +23,12 @@ export class SearchTrendsService {
     this.counters = Object.fromEntries(
       SEARCH_SOURCES.map((source) => [source, new TrendingCounter(redis, redisKey(config, 'search', source))]),
     ) as Record<SearchSource, TrendingCounter>;
+  }
+
+  /** Moves an earlier version's hit sets into hashes, in the background (hit-totals-upgrade.ts). */
+  onApplicationBootstrap(): void {
+    for (const counter of Object.values(this.counters))
+      counter.moveLegacyHits().catch((error: unknown) => this.logger.warn({ msg: 'search hits not moved yet', error: String(error) }));
   }
 
   /** Counts one search; a failure to count never fails the search itself. */

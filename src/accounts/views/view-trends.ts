@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { JsonLogger } from '../../common/logging/json-logger';
 import { unlinkMatching } from '../../common/redis/redis-batch';
 import { REDIS, redisKey } from '../../common/redis/redis.module';
 import { HITS_KEY, TrendingCounter, TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
@@ -112,7 +113,8 @@ return out`;
  */
 @Injectable()
 @DerivedState('view-trends')
-export class ViewTrends implements DerivedStateKeeper {
+export class ViewTrends implements DerivedStateKeeper, OnApplicationBootstrap {
+  private readonly logger = new JsonLogger('ViewTrends');
   private readonly namespace: string;
   readonly counter: TrendingCounter;
   private lastTop: { text: string; list: TopList } | null = null;
@@ -126,6 +128,11 @@ export class ViewTrends implements DerivedStateKeeper {
     this.counter = new TrendingCounter(redis, this.namespace);
     // By EVALSHA (loaded once per connection): EVAL sent the whole script, and Redis hashed it, on every view.
     redis.defineCommand('badgeStatsRecordViewHits', { lua: RECORD_HITS });
+  }
+
+  /** Moves an earlier version's hit sets into hashes, in the background (hit-totals-upgrade.ts). */
+  onApplicationBootstrap(): void {
+    this.counter.moveLegacyHits().catch((error: unknown) => this.logger.warn({ msg: 'view hits not moved yet', error: String(error) }));
   }
 
   /**

@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { moveLegacyHits } from './hit-totals-upgrade';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -55,6 +56,23 @@ export class TrendingCounter {
       this.key('rank-unique', bucket),
     ]);
     await this.redis.eval(RECORD_HIT, keys.length, ...keys, member, visitor, RETENTION_SECONDS);
+  }
+
+  /**
+   * Moves the hits an earlier version kept in sorted sets (LEGACY_HITS_KEY) into this counter's hashes, for every
+   * bucket that can still hold some (hit-totals-upgrade.ts); returns how many sets it moved. Called by the counter's
+   * owner at boot.
+   */
+  moveLegacyHits(now = new Date()): Promise<number> {
+    const names = new Set<string>();
+    for (let hour = -1; hour <= RETENTION_SECONDS / 3600 + 24; hour++) {
+      const at = new Date(now.getTime() - hour * HOUR_MS);
+      names.add(this.bucket('h', at)).add(this.bucket('d', at));
+    }
+    return moveLegacyHits(
+      this.redis,
+      [...names].map((bucket) => [this.key(LEGACY_HITS_KEY, bucket), this.key(HITS_KEY, bucket)]),
+    );
   }
 
   async counts(member: string, window: TrendingWindow, now = new Date()): Promise<TrendingCounts> {
