@@ -23,7 +23,8 @@ const HASHED_VISITORS_HELD = 4096;
  *
  * Every `account.getInfo` is a view, so views are written behind, in batches (WriteBehind): what waits is counted
  * within VIEW_BATCH_MS, by one script for the batch's hits and, when some of the profiles are followed, one for their
- * events, instead of two commands per profile. This process's own reads of the counts flush first, so they include every view it was sent.
+ * events, instead of two commands per profile. This process's own reads of the counts flush first, so they
+ * include every view it was sent.
  */
 @Injectable()
 export class AccountViewsService implements BeforeApplicationShutdown {

@@ -75,8 +75,8 @@ export interface ViewHit {
  * The top of a window with each member's exact counts, in one step (KEYS[1]: the rolling ranking, then the window's
  * "rank-unique" buckets; ARGV: TTL of a new ranking (ms), limit, the key prefix, then the window's bucket names).
  * Builds the ranking from the buckets unless it exists, reads its top `limit`, and per member sums its hits (its
- * fields in the buckets' hits hashes) and counts the union of its visitor sets over the buckets (what TrendingCounter.counts reads). The per-member keys
- * are named here from the prefix (one Redis, not a cluster).
+ * fields in the buckets' hits hashes) and counts the union of its visitor sets over the buckets (what
+ * TrendingCounter.counts reads). The per-member keys are named here from the prefix (one Redis, not a cluster).
  */
 const TOP = `
 if redis.call('EXISTS', KEYS[1]) == 0 then

@@ -55,9 +55,10 @@ export const TAKE_BATCH_MAX = 64;
  *
  * The takes asked during one turn of the event loop are sent together (DataLoader, scheduled on setImmediate), and
  * the takes of one subject (and guard) among them share one script run, which decides them as one run each would,
- * one after another in arrival order; the runs go out (and Redis runs them) in the order of their first takes. A busy API key's requests arrive several per turn: a script run each cost
- * Redis ~24 µs and the API a command and a reply each, a quarter of the CPU `account.getInfo` adds to `/health`
- * (docs/performance-history.md, "Rate-limit takes of a turn in one script run").
+ * one after another in arrival order; the runs go out (and Redis runs them) in the order of their first takes. A
+ * busy API key's requests arrive several per turn: a script run each cost Redis ~24 µs and the API a command and a
+ * reply each, a quarter of the CPU `account.getInfo` adds to `/health` (docs/performance-history.md, "Rate-limit
+ * takes of a turn in one script run").
  */
 @Injectable()
 export class RateLimiter {
