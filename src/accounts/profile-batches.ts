@@ -12,6 +12,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import DataLoader from 'dataloader';
+import { perTurnLoader } from '../common/batching/per-turn-loader';
 import { DataSource } from 'typeorm';
 import { PROFILE_TEXT_SQL, ProfileTextRow } from './mappers/profile-text';
 
@@ -37,11 +38,7 @@ export class ProfileBatches {
   private readonly loader: DataLoader<ProfileRead, ProfileTextRow | null>;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.loader = new DataLoader((reads) => this.readAll(reads), {
-      cache: false,
-      maxBatchSize: PROFILE_BATCH_MAX,
-      batchScheduleFn: (run) => setImmediate(run),
-    });
+    this.loader = perTurnLoader((reads: readonly ProfileRead[]) => this.readAll(reads), PROFILE_BATCH_MAX);
   }
 
   /** The profile's row, or null when the account is not stored. */

@@ -161,21 +161,23 @@ const RANKS_TEXT = new AsciiText();
 export function profileRanksText(current: ColumnRanks | null, best: ProfileTextRow['best']): string {
   if (!current) return '"currentRanks":null,"currentBestRanks":null';
   const { columns, ranks, totals } = current;
+  // Where each board's ranks start in `ranks`, for both members.
+  const starts = PROFILE_BOARDS.map(({ column }) => columns.indexOf(column) * LEVELS);
   const text = RANKS_TEXT.start().bytes(CURRENT_OPEN);
-  PROFILE_BOARDS.forEach(({ column, opening }, b) => {
+  PROFILE_BOARDS.forEach(({ opening }, b) => {
     if (b) text.char(COMMA);
     text.bytes(opening);
-    const at = columns.indexOf(column) * LEVELS;
+    const at = starts[b];
     for (let level = 0; level < LEVELS; level++) (level ? text.char(COMMA) : text).int(ranks[at + level]);
     text.bytes(TOTALS_OPEN);
     for (let level = 0; level < LEVELS; level++) (level ? text.char(COMMA) : text).int(totals[level]);
     text.bytes(ENTRY_CLOSE);
   });
   text.bytes(BEST_OPEN);
-  PROFILE_BOARDS.forEach(({ board, column, opening }, b) => {
+  PROFILE_BOARDS.forEach(({ board, opening }, b) => {
     if (b) text.char(COMMA);
     text.bytes(opening);
-    const at = columns.indexOf(column) * LEVELS;
+    const at = starts[b];
     const kept = best.find((entry) => entry.leaderboard === board)?.ranks;
     for (let level = 0; level < LEVELS; level++) {
       const rank = ranks[at + level];

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import DataLoader from 'dataloader';
+import { perTurnLoader } from '../../common/batching/per-turn-loader';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { REDIS, redisKey } from '../../common/redis/redis.module';
@@ -76,11 +77,7 @@ export class RateLimiter {
     redis.defineCommand('badgeStatsSlidingWindow', { numberOfKeys: 3, lua: SLIDING_WINDOW_LUA });
     const command = (redis as unknown as Record<string, SlidingWindow>).badgeStatsSlidingWindow;
     this.slidingWindow = command.bind(redis) as SlidingWindow;
-    this.takes = new DataLoader((asks) => this.takeAll(asks), {
-      cache: false,
-      maxBatchSize: TAKE_BATCH_MAX,
-      batchScheduleFn: (run) => setImmediate(run),
-    });
+    this.takes = perTurnLoader((asks: readonly TakeAsk[]) => this.takeAll(asks), TAKE_BATCH_MAX);
   }
 
   limitOf(subject: RateSubject): number {
