@@ -2,6 +2,8 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/c
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AccountsModule } from './accounts/accounts.module';
+import { AccountSettingsModule } from './account-settings/account-settings.module';
+import { SessionsModule } from './sessions/sessions.module';
 import { ActivityModule } from './activity/activity.module';
 import { AppsModule } from './apps/apps.module';
 import { DonationsModule } from './donations/donations.module';
@@ -45,6 +47,8 @@ export class ApiModule implements NestModule {
         AuthModule,
         StreamTicketsModule,
         AccountsModule,
+        AccountSettingsModule,
+        SessionsModule,
         AppsModule,
         ItemsModule,
         ActivityModule,

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
-import { AccountSettingsController } from './account-settings.controller';
 import { AccountAdminService } from './account-admin.service';
 import { AccountAppsService } from './account-apps.service';
 import { AccountBadgesService } from './account-badges.service';
@@ -32,7 +31,6 @@ import { AccountStreamService } from './events/account-stream.service';
 import { AccountUpdateEntity } from '../account-records/entities/account-update.entity';
 import { AccountRecordsModule } from '../account-records/account-records.module';
 import { PlatformTotalsModule } from '../stats/totals/platform-totals.module';
-import { AccountSettingsService } from './account-settings.service';
 import { AccountRoleEntity } from '../account-records/entities/account-role.entity';
 import { AccountSettingsEntity } from '../account-records/entities/account-settings.entity';
 import { AccountEntity } from '../account-records/entities/account.entity';
@@ -52,9 +50,8 @@ import { MarketPricesModule } from '../pricing/market-prices.module';
     MarketPricesModule,
     TypeOrmModule.forFeature([AccountEntity, AccountSettingsEntity, AccountRoleEntity, AccountUpdateEntity, AccountFriendEntity]),
   ],
-  controllers: [AccountsController, AccountSettingsController, AccountStreamController, OwnAccountController],
+  controllers: [AccountsController, AccountStreamController, OwnAccountController],
   providers: [
-    AccountSettingsService,
     AccountAdminService,
     AccountProfileService,
     ProfileBatches,

@@ -1,6 +1,6 @@
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { DeveloperApp } from '../accounts/dto/account-settings.dto';
+import { DeveloperApp } from '../account-settings/dto/account-settings.dto';
 import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { Principal } from '../common/auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';

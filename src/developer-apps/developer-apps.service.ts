@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DeveloperApp } from '../accounts/dto/account-settings.dto';
-import { toDeveloperApp } from '../accounts/mappers/settings.mapper';
+import { DeveloperApp } from '../account-settings/dto/account-settings.dto';
+import { toDeveloperApp } from '../account-settings/mappers/settings.mapper';
 import { ApiKeyService } from '../auth/api-key.service';
 import { ActionThrottle, ThrottleRule } from '../auth/throttle/action-throttle.service';
 import { notFound, ProblemException } from '../common/problem/problem.exception';

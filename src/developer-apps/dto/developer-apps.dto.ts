@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { DeveloperApp } from '../../accounts/dto/account-settings.dto';
+import { DeveloperApp } from '../../account-settings/dto/account-settings.dto';
 import { DEVELOPER_APP_ENVIRONMENTS, type DeveloperAppEnvironment } from '../../auth/entities/api-key.entity';
 
 const KEY_ID = /^key_[0-9a-f]{12}$/;

@@ -3,16 +3,15 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ApiKeyUsageService } from '../auth/api-key-usage.service';
 import { ApiKeyService } from '../auth/api-key.service';
-import { ClientInfo, SessionService } from '../auth/session.service';
-import { notFound, unauthorized } from '../common/problem/problem.exception';
+import { SessionService } from '../auth/session.service';
+import { notFound } from '../common/problem/problem.exception';
 import { V1AccountGetSettingsBody } from './dto/account-settings.dto';
-import { V1AccountRefreshSessionBody } from './dto/refresh-session.dto';
 import { AccountSettingsEntity } from '../account-records/entities/account-settings.entity';
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { toSettingsBody } from './mappers/settings.mapper';
 import { AccountImagesService } from '../images/account-images.service';
 
-/** The signed-in user's own account: settings, developer apps with their analytics, sessions. */
+/** The signed-in user's own account: settings, developer apps with their analytics, sessions, images. */
 @Injectable()
 export class AccountSettingsService {
   constructor(
@@ -37,16 +36,5 @@ export class AccountSettingsService {
     ]);
     const { perKey, total } = await this.usage.analytics(keys.map((key) => key.keyId));
     return toSettingsBody({ account, settings, keys, sessions, perKey, total, images });
-  }
-
-  async refreshSession(refreshToken: string, client: ClientInfo): Promise<V1AccountRefreshSessionBody> {
-    const issued = await this.sessions.refresh(refreshToken, client);
-    if (!issued) throw unauthorized('The refresh token is not valid or has expired.');
-    return {
-      sessionToken: issued.sessionToken,
-      sessionExpiresAt: issued.session.expiresAt.toISOString(),
-      refreshToken: issued.refreshToken,
-      refreshExpiresAt: issued.session.refreshExpiresAt.toISOString(),
-    };
   }
 }
