@@ -33,6 +33,8 @@ import { PricingModule } from './pricing/pricing.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { SignInModule } from './signin/signin.module';
 import { DeveloperAppsModule } from './developer-apps/developer-apps.module';
+import { EmailModule } from './email/email.module';
+import { PreferencesModule } from './preferences/preferences.module';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe and filter. */
@@ -62,6 +64,8 @@ export class ApiModule implements NestModule {
         WebhooksModule,
         SignInModule,
         DeveloperAppsModule,
+        EmailModule,
+        PreferencesModule,
         // Health probes; failures are not logged by terminus: each store outage is logged once where it is seen.
         TerminusModule.forRoot({ logger: false }),
       ],

@@ -124,6 +124,13 @@ export interface AppConfig {
     /** Most apps one cycle prices (oldest-priced first). */
     batchApps: number;
   };
+  /** E-mail (src/email): verification codes, sent through SMTP or, without an SMTP server, written to the log. */
+  mail: {
+    /** `smtp://user:pass@host:587` or `smtps://…:465`; query parameters are nodemailer's options. Null: the log transport. */
+    smtpUrl: string | null;
+    /** The From of every message. */
+    from: string;
+  };
   /** Signed webhooks (src/webhooks). */
   webhooks: {
     /** Accept http://127.0.0.1 / localhost endpoints (tests, local development); other private addresses stay refused. */
@@ -296,6 +303,10 @@ export function loadConfig(env: Env): AppConfig {
     pricing: {
       intervalMs: int(env, 'PRICING_INTERVAL_MS', 300_000, 500, 86_400_000),
       batchApps: int(env, 'PRICING_BATCH_APPS', 50, 1, 10_000),
+    },
+    mail: {
+      smtpUrl: env.SMTP_URL ? url(env, 'SMTP_URL', '', ['smtp:', 'smtps:']) : null,
+      from: env.MAIL_FROM || 'no-reply@localhost',
     },
     webhooks: {
       allowLoopback: flag(env, 'WEBHOOK_ALLOW_LOOPBACK', false),

@@ -34,6 +34,9 @@ import { AppPricingEntity } from '../pricing/entities/app-pricing.entity';
 import { WebhookDeliveryEntity } from '../webhooks/entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../webhooks/entities/webhook-endpoint.entity';
 import { WebhookFollowEntity } from '../webhooks/entities/webhook-follow.entity';
+import { EmailVerificationCodeEntity } from '../email/entities/email-verification-code.entity';
+import { AccountKvEntryEntity } from '../preferences/entities/account-kv-entry.entity';
+import { AccountBadgeBookmarkEntity } from '../preferences/entities/account-badge-bookmark.entity';
 
 /** Every entity of the service; the data source, the migration generator and the drift check all use this list. */
 export const ENTITIES = [
@@ -73,4 +76,7 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookFollowEntity,
   WebhookDeliveryEntity,
+  EmailVerificationCodeEntity,
+  AccountKvEntryEntity,
+  AccountBadgeBookmarkEntity,
 ];

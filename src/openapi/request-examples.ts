@@ -69,6 +69,13 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'account.updateDeveloperApp': { keyId: 'key_0123456789ab', name: 'Stream overlay v2' },
   'account.deleteDeveloperApp': { keyId: 'key_0123456789ab' },
   'account.refreshSession': { refreshToken: 'rt_… (printed by `npm run cli -- session create --account 1`)' },
+  // The code of the caller's own message (account.sendEmailVerification, once account.updateSettings gave an address).
+  'account.verifyEmail': { code: '123456' },
+  'account.subscribeEmail': { subscribed: true },
+  'account.bookmarkBadge': { badgeId: 'bdg_1', bookmark: true },
+  'kv.set': { namespace: 'ui', key: 'theme', value: '{"mode":"dark"}' },
+  'kv.list': { namespace: 'ui' },
+  'kv.delete': { namespace: 'ui', key: 'theme' },
   'activity.listAccountFeed': { accountId: EXAMPLE_ACCOUNT.accountId, limit: 20 },
   'activity.listGlobalFeed': { limit: 20 },
   'app.listBadges': { appId: EXAMPLE_ACCOUNT.appId },
