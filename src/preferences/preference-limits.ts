@@ -14,9 +14,9 @@ export const KV_LIMITS = {
   accountBytes: 256 * 1024,
 };
 
-/** Namespaces and keys are names, not data: ASCII letters, digits and a few separators. */
-export const KV_NAMESPACE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
-export const KV_KEY_PATTERN = /^[A-Za-z0-9_.:@/+-]{1,128}$/;
+/** Namespaces and keys are names, not data: ASCII letters, digits and a few separators, never first. */
+export const KV_NAMESPACE_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,63}$/;
+export const KV_KEY_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.:@/+-]{0,127}$/;
 
 /** Badges one account may bookmark. */
 export const BOOKMARKS_PER_ACCOUNT = 500;

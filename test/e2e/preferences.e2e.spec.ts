@@ -130,6 +130,8 @@ describe('preferences: kv entries and badge bookmarks', () => {
         [{ namespace: '', key: 'k', value: 'v' }, 'body.namespace'],
         [{ namespace: 'n'.repeat(65), key: 'k', value: 'v' }, 'body.namespace'],
         [{ namespace: 'ui', key: '', value: 'v' }, 'body.key'],
+        [{ namespace: 'ui', key: '..', value: 'v' }, 'body.key'],
+        [{ namespace: '-', key: 'k', value: 'v' }, 'body.namespace'],
         [{ namespace: 'ui', key: 'k'.repeat(129), value: 'v' }, 'body.key'],
         [{ namespace: 'ui', key: 'ключ', value: 'v' }, 'body.key'],
         [{ namespace: 'ui', key: 'k', value: 'line\nbreak' }, 'body.value'],

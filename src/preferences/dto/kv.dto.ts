@@ -2,30 +2,33 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { KV_KEY_PATTERN, KV_LIMITS, KV_NAMESPACE_PATTERN } from '../preference-limits';
 
+const NAMESPACE_MESSAGE = 'namespace must be 1–64 of A-Z a-z 0-9 _ . : -, starting with A-Z a-z 0-9 _';
+const KEY_MESSAGE = 'key must be 1–128 of A-Z a-z 0-9 _ . : @ / + -, starting with A-Z a-z 0-9 _';
+
 const namespaceProperty = (description: string) => ({
   maxLength: 64,
   pattern: KV_NAMESPACE_PATTERN.source,
   example: 'ui',
-  description: `${description} 1–64 characters: ASCII letters, digits, \`_ . : -\`.`,
+  description: `${description} 1–64 characters: ASCII letters, digits, \`_ . : -\`, starting with a letter, a digit or \`_\`.`,
 });
 const keyProperty = (description: string) => ({
   maxLength: 128,
   pattern: KV_KEY_PATTERN.source,
   example: 'theme',
-  description: `${description} 1–128 characters: ASCII letters, digits, \`_ . : @ / + -\`.`,
+  description: `${description} 1–128 characters: ASCII letters, digits, \`_ . : @ / + -\`, starting with a letter, a digit or \`_\`.`,
 });
 
 export class KvSetRequestBody {
   @ApiProperty(namespaceProperty("Namespace this key lives under, e.g. 'ui' or 'wishlist'."))
   @IsString()
   @MaxLength(64)
-  @Matches(KV_NAMESPACE_PATTERN, { message: 'namespace must be 1–64 of A-Z a-z 0-9 _ . : -' })
+  @Matches(KV_NAMESPACE_PATTERN, { message: NAMESPACE_MESSAGE })
   namespace: string;
 
   @ApiProperty(keyProperty('Key within the namespace.'))
   @IsString()
   @MaxLength(128)
-  @Matches(KV_KEY_PATTERN, { message: 'key must be 1–128 of A-Z a-z 0-9 _ . : @ / + -' })
+  @Matches(KV_KEY_PATTERN, { message: KEY_MESSAGE })
   key: string;
 
   @ApiProperty({
@@ -46,13 +49,13 @@ export class KvDeleteRequestBody {
   @ApiProperty(namespaceProperty('Namespace the key lives under.'))
   @IsString()
   @MaxLength(64)
-  @Matches(KV_NAMESPACE_PATTERN, { message: 'namespace must be 1–64 of A-Z a-z 0-9 _ . : -' })
+  @Matches(KV_NAMESPACE_PATTERN, { message: NAMESPACE_MESSAGE })
   namespace: string;
 
   @ApiProperty(keyProperty('Key to delete; deleting a key that is not there changes nothing (still 204).'))
   @IsString()
   @MaxLength(128)
-  @Matches(KV_KEY_PATTERN, { message: 'key must be 1–128 of A-Z a-z 0-9 _ . : @ / + -' })
+  @Matches(KV_KEY_PATTERN, { message: KEY_MESSAGE })
   key: string;
 }
 
@@ -65,7 +68,7 @@ export class KvListRequestBody {
   @IsOptional()
   @IsString()
   @MaxLength(64)
-  @Matches(KV_NAMESPACE_PATTERN, { message: 'namespace must be 1–64 of A-Z a-z 0-9 _ . : -' })
+  @Matches(KV_NAMESPACE_PATTERN, { message: NAMESPACE_MESSAGE })
   namespace?: string | null;
 }
 
