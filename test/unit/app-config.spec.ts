@@ -54,6 +54,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ IMAGE_UPLOAD_BODY_LIMIT_BYTES: '1gb' })).toThrow(/IMAGE_UPLOAD_BODY_LIMIT_BYTES must be an integer/);
   });
 
+  it('should send e-mail through SMTP_URL only when it is set, and never echo its password', () => {
+    expect(loadConfig({}).mail).toEqual({ smtpUrl: null, from: 'no-reply@localhost' });
+    const config = loadConfig({ SMTP_URL: 'smtps://user:pw@mail.example.com:465', MAIL_FROM: 'Stats <stats@example.com>' });
+    expect(config.mail).toEqual({ smtpUrl: 'smtps://user:pw@mail.example.com:465', from: 'Stats <stats@example.com>' });
+    expect(() => loadConfig({ SMTP_URL: 'http://user:secret@mail.example.com' })).toThrow(/SMTP_URL must use smtp: or smtps:/);
+    expect(() => loadConfig({ SMTP_URL: 'not a url secret' })).toThrow(ConfigError);
+  });
+
   it('should never echo credentials of a bad URL', () => {
     expect(redactUrl('redis://user:secret@host:6379')).toBe('redis://***@host:6379');
     expect(redactUrl('http://x/api?key=SECRET&a=1')).toBe('http://x/api?key=***&a=1');
