@@ -33,6 +33,7 @@ import { PricingModule } from './pricing/pricing.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { SignInModule } from './signin/signin.module';
 import { DeveloperAppsModule } from './developer-apps/developer-apps.module';
+import { ConnectionsModule } from './connections/connections.module';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe and filter. */
@@ -62,6 +63,7 @@ export class ApiModule implements NestModule {
         WebhooksModule,
         SignInModule,
         DeveloperAppsModule,
+        ConnectionsModule,
         // Health probes; failures are not logged by terminus: each store outage is logged once where it is seen.
         TerminusModule.forRoot({ logger: false }),
       ],
