@@ -60,7 +60,12 @@ export function connectionsConfig(input: ConnectionsConfigInput): ConnectionsCon
     // No platform key and nothing configured: the simulator plays every provider, so the flow runs locally.
     for (const provider of OAUTH_PROVIDERS) {
       const base = `${context.simulatorUrl}/oauth/${provider}`;
-      oauth[provider] = { ...SIMULATOR_OAUTH_CLIENT, authorizeUrl: `${base}/authorize`, tokenUrl: `${base}/token`, userInfoUrl: `${base}/userinfo` };
+      oauth[provider] = {
+        ...SIMULATOR_OAUTH_CLIENT,
+        authorizeUrl: `${base}/authorize`,
+        tokenUrl: `${base}/token`,
+        userInfoUrl: `${base}/userinfo`,
+      };
     }
   }
   const redirectUri = input.redirectUri?.trim() || `${context.webAppOrigin}/settings/connections/callback`;
@@ -99,9 +104,11 @@ function parseProviders(raw: string, fail: ConnectionsConfigInput['fail']): Conn
     if (typeof entry.clientId !== 'string' || !entry.clientId || typeof entry.clientSecret !== 'string' || !entry.clientSecret)
       throw fail(`OAUTH_PROVIDERS.${name} needs a clientId and a clientSecret`);
     const given = URL_FIELDS.filter((field) => entry[field] !== undefined);
-    if (given.length && given.length !== URL_FIELDS.length) throw fail(`OAUTH_PROVIDERS.${name}: give ${URL_FIELDS.join(', ')} together, or none`);
+    if (given.length && given.length !== URL_FIELDS.length)
+      throw fail(`OAUTH_PROVIDERS.${name}: give ${URL_FIELDS.join(', ')} together, or none`);
     for (const field of given)
-      if (typeof entry[field] !== 'string' || !isHttpUrl(entry[field])) throw fail(`OAUTH_PROVIDERS.${name}.${field} must be an http(s) URL`);
+      if (typeof entry[field] !== 'string' || !isHttpUrl(entry[field]))
+        throw fail(`OAUTH_PROVIDERS.${name}.${field} must be an http(s) URL`);
     const unknown = Object.keys(entry).filter((key) => !['clientId', 'clientSecret', ...URL_FIELDS].includes(key));
     if (unknown.length) throw fail(`OAUTH_PROVIDERS.${name} has unknown fields: ${unknown.join(', ')}`);
     oauth[name as OAuthProviderName] = entry as unknown as OAuthClientConfig;

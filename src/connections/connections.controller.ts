@@ -18,8 +18,7 @@ import {
   V1AccountVerifyConnectionResponseBody,
 } from './dto/connections.dto';
 
-const SHOWN =
-  '`account.getInfo` lists verified connections that are not hidden; `account.getSettings` lists them all, with `hide`.';
+const SHOWN = '`account.getInfo` lists verified connections that are not hidden; `account.getSettings` lists them all, with `hide`.';
 
 @ApiTags('account')
 @Controller('v1')
@@ -99,7 +98,10 @@ export class ConnectionsController {
     response: V1AccountReconnectResponseBody,
     errors: [400, 401, 403, 404, 422, 429, 500, 503],
   })
-  async reconnect(@CurrentPrincipal() principal: Principal, @Body() body: V1AccountReconnectRequestBody): Promise<V1AccountReconnectResponseBody> {
+  async reconnect(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: V1AccountReconnectRequestBody,
+  ): Promise<V1AccountReconnectResponseBody> {
     await this.connections.reconnect(principal.accountId, body.connectionId, body.code);
     return {};
   }

@@ -133,9 +133,10 @@ export class ConnectionsService {
     await this.throttle.take(this.creates, accountId);
     const identity = await exchangeCodeForIdentity(oauth, code, this.config.connections.redirectUri);
     if (identity.externalId !== row.externalId)
-      throw unprocessable(`The code signs in another ${row.provider} account than the one connected; delete this connection and create one.`, [
-        { location: 'body.code', message: `is for another ${row.provider} account` },
-      ]);
+      throw unprocessable(
+        `The code signs in another ${row.provider} account than the one connected; delete this connection and create one.`,
+        [{ location: 'body.code', message: `is for another ${row.provider} account` }],
+      );
     await this.dataSource.query(
       `UPDATE account_connections SET name = $3, avatar = $4, failed = false, verified = true, verified_at = now()
         WHERE connection_id = $1 AND account_id = $2`,
@@ -186,7 +187,10 @@ export class ConnectionsService {
           row.accountId,
         ]);
         if (n >= CONNECTIONS_PER_ACCOUNT)
-          throw conflict('Too many connections', `An account may hold ${CONNECTIONS_PER_ACCOUNT} connections; delete one before adding another.`);
+          throw conflict(
+            'Too many connections',
+            `An account may hold ${CONNECTIONS_PER_ACCOUNT} connections; delete one before adding another.`,
+          );
         await manager.getRepository(AccountConnectionEntity).insert(row);
       });
     } catch (error) {

@@ -14,7 +14,6 @@ import { contentTypeOfName, KEPT_PER_TYPE } from './image-formats';
 import { ImageProcessor, ImageRejected, ProcessedImage } from './image-processor';
 import { ImageStore, StoredImage } from './image-store';
 
-
 /**
  * Advisory lock spaces (two-int keys never collide with the single-bigint migration lock): one account's
  * uploads run one at a time (the "one active per type" swap), and a stored file is written, referenced and
@@ -110,7 +109,8 @@ export class AccountImagesService {
           WHERE account_id = $1 AND active AND (image_id = ANY($2) OR (image_type = ANY($3) AND NOT image_id = ANY($4)))`,
         [accountId, off, [...activated.keys()], on],
       );
-      if (on.length) await manager.query('UPDATE account_images SET active = true WHERE account_id = $1 AND image_id = ANY($2)', [accountId, on]);
+      if (on.length)
+        await manager.query('UPDATE account_images SET active = true WHERE account_id = $1 AND image_id = ANY($2)', [accountId, on]);
     });
   }
 

@@ -32,7 +32,7 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
  * These name the caller's own image (`imageId`, from account.listImages) or connection (`connectionId`, from
  * account.createConnection or account.getSettings): placeholders to replace, so the examples test does not run them.
  */
-const CONNECTION_ID = 'con_Q2hhbmdlTWVJbUFuRXhhbXA';
+const CONNECTION_ID = 'con_Q2hhbmdlTWVJbUFuRXhhbX';
 export const OWN_ITEM_EXAMPLES: Record<string, unknown> = {
   'account.updateImages': { images: [{ imageId: 'img_AbCdEfGhIjKl', active: true }] },
   'account.verifyConnection': { connectionId: CONNECTION_ID },

@@ -112,7 +112,9 @@ describe('account.listImages, updateImages and deleteImages', () => {
     }).expect(422);
     // Malformed: the schema's bounds and patterns.
     await post('account.updateImages', alice, { images: [{ imageId: 'nope', active: true }] }).expect(422);
-    await post('account.updateImages', alice, { images: Array.from({ length: 26 }, () => ({ imageId: first.imageId, active: false })) }).expect(422);
+    await post('account.updateImages', alice, {
+      images: Array.from({ length: 26 }, () => ({ imageId: first.imageId, active: false })),
+    }).expect(422);
     await post('account.deleteImages', alice, { imageIds: Array.from({ length: 26 }, () => first.imageId) }).expect(422);
     await post('account.deleteImages', alice, { imageIds: ['not an id'] }).expect(422);
     expect(await rows()).toEqual(afterUpload);

@@ -45,7 +45,8 @@ export class TestDnsServer {
     const name = labels.join('.').toLowerCase();
     const known = this.records.get(name);
     const answers: Buffer[] = [];
-    for (const address of type === TYPE_A ? (known?.a ?? []) : []) answers.push(record(TYPE_A, Buffer.from(address.split('.').map(Number))));
+    for (const address of type === TYPE_A ? (known?.a ?? []) : [])
+      answers.push(record(TYPE_A, Buffer.from(address.split('.').map(Number))));
     for (const text of type === TYPE_TXT ? (known?.txt ?? []) : []) {
       const bytes = Buffer.from(text, 'utf8');
       answers.push(record(TYPE_TXT, Buffer.concat([Buffer.from([bytes.length]), bytes])));

@@ -115,7 +115,11 @@ export function urlProblem(raw: string, allowLoopback: boolean): string | null {
 }
 
 /** Resolves a name to all its addresses; by default the system's resolver (`dns.lookup`, as `net.connect` does). */
-export type AddressResolver = (hostname: string, options: object, callback: (error: Error | null, addresses: LookupAddress[]) => void) => void;
+export type AddressResolver = (
+  hostname: string,
+  options: object,
+  callback: (error: Error | null, addresses: LookupAddress[]) => void,
+) => void;
 
 const systemResolver: AddressResolver = (hostname, options, callback) =>
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => callback(error, addresses));

@@ -72,7 +72,9 @@ export class DomainVerifier {
       return `TXT ${name}: no record holds ${expected}`;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      return code === 'ENOTFOUND' || code === 'ENODATA' ? `TXT ${name}: no such record` : `TXT ${name}: the lookup failed (${code ?? 'error'})`;
+      return code === 'ENOTFOUND' || code === 'ENODATA'
+        ? `TXT ${name}: no such record`
+        : `TXT ${name}: the lookup failed (${code ?? 'error'})`;
     }
   }
 
@@ -113,7 +115,10 @@ export class DomainVerifier {
             chunks.push(chunk);
           });
           res.on('end', () => {
-            const lines = Buffer.concat(chunks).toString('utf8').split(/\r?\n/).map((line) => line.trim());
+            const lines = Buffer.concat(chunks)
+              .toString('utf8')
+              .split(/\r?\n/)
+              .map((line) => line.trim());
             finish(lines.includes(code) || lines.includes(`${VERIFICATION_TXT_PREFIX}${code}`) ? true : `${where}: the code is not in it`);
           });
           res.on('error', () => finish(`${where}: the answer broke off`));
@@ -121,7 +126,11 @@ export class DomainVerifier {
       );
       const deadline = setTimeout(() => finish(`${where}: no answer within ${TIMEOUT_MS / 1000} s`), TIMEOUT_MS);
       req.on('error', (error: NodeJS.ErrnoException) =>
-        finish(error.code === 'EWEBHOOKADDRESS' ? `${where}: refused, the name resolves to a private address` : `${where}: ${error.code ?? 'failed'}`),
+        finish(
+          error.code === 'EWEBHOOKADDRESS'
+            ? `${where}: refused, the name resolves to a private address`
+            : `${where}: ${error.code ?? 'failed'}`,
+        ),
       );
       req.end();
     });

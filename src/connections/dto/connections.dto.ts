@@ -7,7 +7,7 @@ import { CONNECTION_ID_PATTERN, type ConnectionProvider } from '../connection-li
 const CODE_MAX_LENGTH = 1024;
 
 const connectionIdProperty = (what: string) =>
-  ApiProperty({ example: 'con_Q2hhbmdlTWVJbUFuRXhhbXA', maxLength: 26, pattern: CONNECTION_ID_PATTERN.source, description: what });
+  ApiProperty({ example: 'con_Q2hhbmdlTWVJbUFuRXhhbX', maxLength: 26, pattern: CONNECTION_ID_PATTERN.source, description: what });
 
 export class V1AccountCreateConnectionRequestBody {
   @ApiProperty({
@@ -41,7 +41,7 @@ export class V1AccountCreateConnectionResponseBody {
   @ApiProperty({
     required: false,
     nullable: true,
-    example: 'con_Q2hhbmdlTWVJbUFuRXhhbXA',
+    example: 'con_Q2hhbmdlTWVJbUFuRXhhbX',
     description: 'Public ID of the new connection (domains and OAuth alike).',
   })
   connectionId?: string | null;
@@ -70,7 +70,12 @@ export class V1AccountUpdateConnectionRequestBody {
 export class V1AccountUpdateConnectionResponseBody {}
 
 export class V1AccountReconnectRequestBody {
-  @ApiProperty({ minLength: 1, maxLength: CODE_MAX_LENGTH, example: 'a-new-code-from-the-provider', description: 'The code from the oauth2 provider to re-verify.' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: CODE_MAX_LENGTH,
+    example: 'a-new-code-from-the-provider',
+    description: 'The code from the oauth2 provider to re-verify.',
+  })
   @IsString()
   @MinLength(1)
   @MaxLength(CODE_MAX_LENGTH)

@@ -50,7 +50,11 @@ function providerFault(provider: OAuthProvider, what: string) {
 }
 
 /** One request, not redirected, its JSON answer read up to the limit (null when it is not JSON). */
-async function call(provider: OAuthProvider, url: string, init: RequestInit): Promise<{ status: number; body: Record<string, unknown> | null }> {
+async function call(
+  provider: OAuthProvider,
+  url: string,
+  init: RequestInit,
+): Promise<{ status: number; body: Record<string, unknown> | null }> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });

@@ -27,7 +27,8 @@ export class V1AccountUpdateImage {
 
   @ApiProperty({
     example: true,
-    description: 'Whether the image is active or not, only one of each type can be active: activating one deactivates the others of its type.',
+    description:
+      'Whether the image is active or not, only one of each type can be active: activating one deactivates the others of its type.',
   })
   @IsBoolean()
   active: boolean;

@@ -128,7 +128,14 @@ export class PlatformSimulator {
         response =
           path === OPENID_LOGIN_PATH
             ? this.openId.handle(method, url.searchParams, body, `${origin}${OPENID_LOGIN_PATH}`)
-            : this.oauth.handle(method, path, url.searchParams, body, { authorization: req.headers.authorization, 'client-id': header(req, 'client-id') }, origin);
+            : this.oauth.handle(
+                method,
+                path,
+                url.searchParams,
+                body,
+                { authorization: req.headers.authorization, 'client-id': header(req, 'client-id') },
+                origin,
+              );
       } catch {
         response = htmlError(500, 'Internal Server Error');
       }

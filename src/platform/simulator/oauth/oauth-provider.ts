@@ -55,11 +55,19 @@ export class OAuthProviders {
   ) {}
 
   /** One request under `/oauth/`; `origin` is where it was reached (avatar URLs name it). */
-  handle(method: string, path: string, query: URLSearchParams, body: URLSearchParams, headers: Record<string, string | undefined>, origin: string): OAuthResponse {
+  handle(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    body: URLSearchParams,
+    headers: Record<string, string | undefined>,
+    origin: string,
+  ): OAuthResponse {
     const [, , name, action] = path.split('/');
     if (!(OAUTH_PROVIDERS as readonly string[]).includes(name)) return htmlError(404, 'No such OAuth provider.');
     const provider = name as OAuthProviderName;
-    if (action === 'authorize' && (method === 'GET' || method === 'POST')) return this.authorize(provider, method === 'POST' ? body : query);
+    if (action === 'authorize' && (method === 'GET' || method === 'POST'))
+      return this.authorize(provider, method === 'POST' ? body : query);
     if (action === 'token' && method === 'POST') return this.token(provider, body, headers.authorization);
     if (action === 'userinfo' && method === 'GET') return this.userInfo(provider, headers, origin);
     return htmlError(404, 'No such OAuth endpoint.');
@@ -89,7 +97,10 @@ export class OAuthProviders {
     let clientSecret = form.get('client_secret');
     if (authorization?.startsWith('Basic ')) {
       const [user, password] = Buffer.from(authorization.slice(6), 'base64').toString('utf8').split(':');
-      [clientId, clientSecret] = [decodeURIComponent((user ?? '').replace(/\+/g, ' ')), decodeURIComponent((password ?? '').replace(/\+/g, ' '))];
+      [clientId, clientSecret] = [
+        decodeURIComponent((user ?? '').replace(/\+/g, ' ')),
+        decodeURIComponent((password ?? '').replace(/\+/g, ' ')),
+      ];
     }
     if (clientId !== this.client.clientId || clientSecret !== this.client.clientSecret) return json(401, { error: 'invalid_client' });
     if (form.get('grant_type') !== 'authorization_code') return json(400, { error: 'unsupported_grant_type' });
