@@ -66,18 +66,26 @@ describe('credential policies', () => {
       .filter((route) => route.policy === 'session')
       .map((route) => `${route.method} ${route.path}`);
     expect(sessionOnly.sort()).toEqual([
+      'POST /v1/account.createConnection',
       'POST /v1/account.createDeveloperApp',
       'POST /v1/account.createWebhook',
+      'POST /v1/account.deleteConnection',
       'POST /v1/account.deleteDeveloperApp',
+      'POST /v1/account.deleteImages',
       'POST /v1/account.deleteWebhook',
       'POST /v1/account.getSettings',
+      'POST /v1/account.listImages',
       'POST /v1/account.listWebhookDeliveries',
       'POST /v1/account.listWebhooks',
       'POST /v1/account.logout',
+      'POST /v1/account.reconnectConnection',
       'POST /v1/account.rotateWebhookSecret',
+      'POST /v1/account.updateConnection',
       'POST /v1/account.updateDeveloperApp',
+      'POST /v1/account.updateImages',
       'POST /v1/account.updateWebhook',
       'POST /v1/account.uploadImages',
+      'POST /v1/account.verifyConnection',
     ]);
   });
 

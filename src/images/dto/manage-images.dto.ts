@@ -56,7 +56,7 @@ export class V1AccountDeleteImagesRequestBody {
     type: [String],
     nullable: true,
     maxItems: MAX_IMAGES_PER_CHANGE,
-    items: { type: 'string', maxLength: 44, pattern: IMAGE_ID.source },
+    items: { type: 'string', maxLength: 44, pattern: IMAGE_ID.source, example: 'img_AbCdEfGhIjKl' },
     example: ['img_AbCdEfGhIjKl'],
     description: 'The images ids to delete. Ids the account does not have are ignored (deleting is idempotent).',
   })
