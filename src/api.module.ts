@@ -35,6 +35,7 @@ import { SignInModule } from './signin/signin.module';
 import { DeveloperAppsModule } from './developer-apps/developer-apps.module';
 import { EmailModule } from './email/email.module';
 import { PreferencesModule } from './preferences/preferences.module';
+import { ConnectionsModule } from './connections/connections.module';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe and filter. */
@@ -66,6 +67,7 @@ export class ApiModule implements NestModule {
         DeveloperAppsModule,
         EmailModule,
         PreferencesModule,
+        ConnectionsModule,
         // Health probes; failures are not logged by terminus: each store outage is logged once where it is seen.
         TerminusModule.forRoot({ logger: false }),
       ],

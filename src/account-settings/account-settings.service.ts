@@ -10,6 +10,7 @@ import { AccountSettingsEntity } from '../account-records/entities/account-setti
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { toSettingsBody } from './mappers/settings.mapper';
 import { AccountImagesService } from '../images/account-images.service';
+import { ConnectionsService } from '../connections/connections.service';
 
 /** The signed-in user's own account: settings, developer apps with their analytics, sessions, images. */
 @Injectable()
@@ -21,6 +22,7 @@ export class AccountSettingsService {
     private readonly usage: ApiKeyUsageService,
     private readonly sessions: SessionService,
     private readonly images: AccountImagesService,
+    private readonly connections: ConnectionsService,
   ) {}
 
   async getSettings(accountId: number): Promise<V1AccountGetSettingsBody> {
@@ -29,12 +31,13 @@ export class AccountSettingsService {
       this.settings.findOne({ where: { accountId } }),
     ]);
     if (!account || !settings) throw notFound(`Account ${accountId} has no settings.`);
-    const [keys, sessions, images] = await Promise.all([
+    const [keys, sessions, images, connections] = await Promise.all([
       this.apiKeys.listForAccount(accountId),
       this.sessions.listActive(accountId),
       this.images.list(accountId),
+      this.connections.list(accountId),
     ]);
     const { perKey, total } = await this.usage.analytics(keys.map((key) => key.keyId));
-    return toSettingsBody({ account, settings, keys, sessions, perKey, total, images });
+    return toSettingsBody({ account, settings, keys, sessions, perKey, total, images, connections });
   }
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { ConnectionsConfig, connectionsConfig } from './connections-config';
 
 /**
  * The service's whole configuration, read from the environment and validated exactly once at boot.
@@ -147,6 +148,8 @@ export interface AppConfig {
     /** Deliveries sent at once per worker. */
     concurrency: number;
   };
+  /** Linked accounts (src/connections): OAuth providers and domain checks (connections-config.ts). */
+  connections: ConnectionsConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -216,6 +219,7 @@ export function loadConfig(env: Env): AppConfig {
   ]);
   const apiProcesses = int(env, 'API_PROCESSES', 1, 1, 64);
   const embedded = mode === 'simulator' && !explicitApiUrl && !externalSimulator;
+  const webAppOrigin = new URL(url(env, 'WEB_APP_ORIGIN', new URL(publicBaseUrl).origin, ['http:', 'https:'])).origin;
   // Every API process would start its own embedded simulator on the same port.
   if (apiProcesses > 1 && embedded)
     throw new ConfigError('API_PROCESSES above 1 needs PLATFORM_API_URL or SIMULATOR_URL (no embedded simulator)');
@@ -243,7 +247,7 @@ export function loadConfig(env: Env): AppConfig {
       failedCredentials: int(env, 'FAILED_CREDENTIAL_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
     },
     signIn: {
-      webAppOrigin: new URL(url(env, 'WEB_APP_ORIGIN', new URL(publicBaseUrl).origin, ['http:', 'https:'])).origin,
+      webAppOrigin,
       providerEndpoint: `${communityUrl}/openid/login`,
       attemptsPerMinute: int(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
     },
@@ -317,5 +321,17 @@ export function loadConfig(env: Env): AppConfig {
       disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER_MS', 86_400_000, 100, 30 * 86_400_000),
       concurrency: int(env, 'WEBHOOK_CONCURRENCY', 8, 1, 64),
     },
+    connections: connectionsConfig({
+      oauthProviders: env.OAUTH_PROVIDERS,
+      redirectUri: env.OAUTH_REDIRECT_URI,
+      createsPerHour: int(env, 'CONNECTION_CREATES_PER_HOUR', 20, 1, 1_000_000),
+      dnsServers: env.DOMAIN_VERIFY_DNS_SERVERS,
+      httpsPort: int(env, 'DOMAIN_VERIFY_HTTPS_PORT', 443, 1, 65535),
+      extraCaFile: env.DOMAIN_VERIFY_EXTRA_CA_FILE,
+      // The simulator plays the OAuth providers whenever it plays the platform (no platform key).
+      simulatorUrl: mode === 'simulator' ? apiUrl : null,
+      webAppOrigin,
+      fail: (message) => new ConfigError(message),
+    }),
   };
 }

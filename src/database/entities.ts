@@ -28,6 +28,7 @@ import { BoardValueLeaderEntity } from '../leaderboards/entities/board-value-lea
 import { AccountBestRankEntity } from '../ranks/entities/account-best-rank.entity';
 import { AccountRankHistoryEntity } from '../ranks/entities/account-rank-history.entity';
 import { AccountImageEntity } from '../images/entities/account-image.entity';
+import { AccountConnectionEntity } from '../connections/entities/account-connection.entity';
 import { GroupEntity } from '../groups/entities/group.entity';
 import { AppMarketPriceEntity } from '../pricing/entities/app-market-price.entity';
 import { AppPricingEntity } from '../pricing/entities/app-pricing.entity';
@@ -70,6 +71,7 @@ export const ENTITIES = [
   AppOwnerCountEntity,
   ItemClassOwnersEntity,
   AccountImageEntity,
+  AccountConnectionEntity,
   GroupEntity,
   AppPricingEntity,
   AppMarketPriceEntity,

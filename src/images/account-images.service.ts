@@ -6,15 +6,13 @@ import { Image } from '../account-records/dto/profile-records.dto';
 import { DecodedFields } from '../common/http/base64-fields';
 import { JsonLogger } from '../common/logging/json-logger';
 import { safeErrorFields } from '../common/logging/safe-error';
-import { ErrorDetail, unprocessable } from '../common/problem/problem.exception';
+import { ErrorDetail, notFound, unprocessable } from '../common/problem/problem.exception';
+import { V1AccountUpdateImage } from './dto/manage-images.dto';
 import { V1AccountUploadedImage } from './dto/upload-images.dto';
 import { AccountImageEntity } from './entities/account-image.entity';
-import { contentTypeOfName } from './image-formats';
+import { contentTypeOfName, KEPT_PER_TYPE } from './image-formats';
 import { ImageProcessor, ImageRejected, ProcessedImage } from './image-processor';
 import { ImageStore, StoredImage } from './image-store';
-
-/** Uploads of each type an account keeps: the active one and the previous few (listed inactive). */
-export const KEPT_PER_TYPE = 5;
 
 /**
  * Advisory lock spaces (two-int keys never collide with the single-bigint migration lock): one account's
@@ -69,6 +67,69 @@ export class AccountImagesService {
       order: { imageType: 'ASC', active: 'DESC', createdAt: 'DESC', imageId: 'ASC' },
     });
     return rows.map(toImage);
+  }
+
+  /**
+   * account.updateImages: each named image (all the caller's own, else 404 and nothing changes) made active or not, in
+   * one transaction under the account's lock. Activating one deactivates the others of its type first (the partial
+   * unique index allows one active per type at every moment); two images of one type made active in one request
+   * is a 422. Deactivating leaves the type with no active image: the profile then shows the platform's own.
+   */
+  async update(accountId: number, items: V1AccountUpdateImage[] | null): Promise<void> {
+    if (!items?.length) return;
+    const errors: ErrorDetail[] = [];
+    const seen = new Set<string>();
+    items.forEach((item, index) => {
+      if (seen.has(item.imageId)) errors.push({ location: `body.images[${index}].imageId`, message: `${item.imageId} is named twice` });
+      seen.add(item.imageId);
+    });
+    if (errors.length) throw unprocessable('An image is named twice; nothing was changed.', errors);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [ACCOUNT_LOCKS, accountId]);
+      const rows: { image_id: string; image_type: string }[] = await manager.query(
+        'SELECT image_id, image_type FROM account_images WHERE account_id = $1 AND image_id = ANY($2)',
+        [accountId, [...seen]],
+      );
+      const typeOf = new Map(rows.map((row) => [row.image_id, row.image_type]));
+      const missing = items.find((item) => !typeOf.has(item.imageId));
+      if (missing) throw notFound(`This account has no image ${missing.imageId}; nothing was changed.`);
+      const activated = new Map<string, number>();
+      items.forEach((item, index) => {
+        if (!item.active) return;
+        const type = typeOf.get(item.imageId)!;
+        if (activated.has(type))
+          errors.push({ location: `body.images[${index}].active`, message: `a second ${type} made active: one per type can be` });
+        activated.set(type, index);
+      });
+      if (errors.length) throw unprocessable('Only one image of each type can be active; nothing was changed.', errors);
+      const off = items.filter((item) => !item.active).map((item) => item.imageId);
+      const on = items.filter((item) => item.active).map((item) => item.imageId);
+      await manager.query(
+        `UPDATE account_images SET active = false
+          WHERE account_id = $1 AND active AND (image_id = ANY($2) OR (image_type = ANY($3) AND NOT image_id = ANY($4)))`,
+        [accountId, off, [...activated.keys()], on],
+      );
+      if (on.length)
+        await manager.query('UPDATE account_images SET active = true WHERE account_id = $1 AND image_id = ANY($2)', [accountId, on]);
+    });
+  }
+
+  /**
+   * account.deleteImages: the caller's images among `imageIds` are deleted (ids it does not own, or that are gone
+   * already, change nothing: deleting is idempotent); a file no row refers to any more is then removed from the
+   * store, under its name's lock, so a concurrent upload of the same bytes (which may be another account's) keeps it.
+   */
+  async delete(accountId: number, imageIds: string[] | null): Promise<void> {
+    if (!imageIds?.length) return;
+    const names = await this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [ACCOUNT_LOCKS, accountId]);
+      const [deleted]: [{ file_name: string }[], number] = await manager.query(
+        'DELETE FROM account_images WHERE account_id = $1 AND image_id = ANY($2) RETURNING file_name',
+        [accountId, imageIds],
+      );
+      return deleted.map((row) => row.file_name);
+    });
+    await this.reclaim(names);
   }
 
   /** A stored file by its served name; null for a name that is not one or is not stored. */

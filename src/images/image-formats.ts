@@ -64,3 +64,6 @@ export function contentTypeOfName(name: string): string | null {
   const format = IMAGE_FORMATS.find((candidate) => FORMAT_FILES[candidate].extension === extension);
   return format ? FORMAT_FILES[format].contentType : null;
 }
+
+/** Uploads of each type an account keeps: the active one and the previous few (listed inactive). */
+export const KEPT_PER_TYPE = 5;

@@ -13,7 +13,9 @@
  *   `account_images` holds what references them (type, active flag, dimensions); the newest
  *   `KEPT_PER_TYPE` uploads of a type are kept, the newest active. Files no row references are deleted.
  * - **Served** at `GET /images/<fileName>` with `Cache-Control: immutable`, a strong `ETag` (the hash) and 304s.
- * - **Listed** in the `images` of `account.getInfo` and `account.getSettings` (`AccountImagesService.list`).
+ * - **Listed** in the `images` of `account.getInfo` and `account.getSettings` (`AccountImagesService.list`), and by
+ *   `account.listImages`; `account.updateImages` chooses the active one of each type, `account.deleteImages` removes
+ *   rows (and each file no row of any account refers to any more, under the file's lock).
  * - **Body limit**: this operation alone accepts bodies up to `IMAGE_UPLOAD_BODY_LIMIT_BYTES` (upload-body-route.ts,
  *   JsonBodyMiddleware); every other keeps `BODY_LIMIT_BYTES`.
  * - **Off the event loop**: the body is parsed and each `data` decoded on the JSON body thread; the controller gets
@@ -28,9 +30,10 @@ import { ImageFilesController } from './image-files.controller';
 import { ImageProcessor } from './image-processor';
 import { ImageStore } from './image-store';
 import { UploadImagesController } from './upload-images.controller';
+import { ManageImagesController } from './manage-images.controller';
 
 @Module({
-  controllers: [UploadImagesController, ImageFilesController],
+  controllers: [UploadImagesController, ManageImagesController, ImageFilesController],
   providers: [
     ImageProcessor,
     AccountImagesService,

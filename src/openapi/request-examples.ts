@@ -28,6 +28,19 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
   'account.listWebhookDeliveries': { webhookId: WEBHOOK_ID, limit: 20 },
 };
 
+/**
+ * These name the caller's own image (`imageId`, from account.listImages) or connection (`connectionId`, from
+ * account.createConnection or account.getSettings): placeholders to replace, so the examples test does not run them.
+ */
+const CONNECTION_ID = 'con_Q2hhbmdlTWVJbUFuRXhhbX';
+export const OWN_ITEM_EXAMPLES: Record<string, unknown> = {
+  'account.updateImages': { images: [{ imageId: 'img_AbCdEfGhIjKl', active: true }] },
+  'account.verifyConnection': { connectionId: CONNECTION_ID },
+  'account.updateConnection': { connectionId: CONNECTION_ID, hidden: true },
+  'account.reconnectConnection': { connectionId: CONNECTION_ID, code: 'the code the provider redirected back with' },
+  'account.deleteConnection': { connectionId: CONNECTION_ID },
+};
+
 /** Account 1 of the default simulator: its vanity, a friend of it, an app it holds a badge of, an item it owns. */
 export const EXAMPLE_ACCOUNT = { accountId: 1, vanity: 'yeticlutch944', friendAccountId: 119, appId: 626050, itemClassId: 3000021912 };
 
@@ -91,5 +104,10 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'leaderboard.getLowestRanks': { leaderboard: 'xp' },
   'leaderboard.previewAccountRank': { ...account, leaderboard: 'xp', value: 5000 },
   'search.getTrending': { source: 'account', window: '7d', limit: 10 },
+  // Ids the caller does not have are ignored: runnable as written.
+  'account.deleteImages': { imageIds: ['img_AbCdEfGhIjKl'] },
+  // A domain connection waits for its proof (account.verifyConnection); an OAuth one needs a provider's code.
+  'account.createConnection': { provider: 'domain', code: 'example.com' },
   ...WEBHOOK_EXAMPLES,
+  ...OWN_ITEM_EXAMPLES,
 };

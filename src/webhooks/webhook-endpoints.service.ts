@@ -19,7 +19,7 @@ import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
 import { WebhookFollowEntity } from './entities/webhook-follow.entity';
 import { toWebhook, toWebhookDelivery } from './mappers/webhook.mapper';
-import { urlProblem } from './webhook-address';
+import { urlProblem } from '../common/net/public-address';
 import { newSigningSecret } from './webhook-signature';
 
 const OWNER_DISABLED = 'Disabled by its owner.';

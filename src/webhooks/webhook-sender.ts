@@ -1,6 +1,6 @@
 import { request as httpRequest, RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { guardedLookup, hostAllowed, urlProblem } from './webhook-address';
+import { guardedLookup, hostAllowed, urlProblem } from '../common/net/public-address';
 import { signDelivery, WEBHOOK_HEADERS } from './webhook-signature';
 
 /** What one attempt came to: the answer's status when there was one, an error text when it failed. */

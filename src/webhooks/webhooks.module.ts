@@ -26,7 +26,7 @@ import { WebhooksController } from './webhooks.controller';
  * - **Signature**: `Webhook-Signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>`, with `Webhook-Timestamp`
  *   and `Webhook-Event-Id` (`webhook-signature.ts`; the receiver's side is in docs/webhooks.md). The secret is
  *   stored as is, as signing needs it, and shown to the owner only at creation and rotation.
- * - **SSRF** (`webhook-address.ts`): https to public addresses only, checked at registration and again on every
+ * - **SSRF** (`common/net/public-address.ts`): https to public addresses only, checked at registration and again on every
  *   resolved address at connection time; loopback only with WEBHOOK_ALLOW_LOOPBACK (tests, local development).
  */
 @Module({

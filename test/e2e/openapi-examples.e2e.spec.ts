@@ -1,5 +1,5 @@
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
-import { EXAMPLE_ACCOUNT, WEBHOOK_EXAMPLES } from '../../src/openapi/request-examples';
+import { EXAMPLE_ACCOUNT, OWN_ITEM_EXAMPLES, WEBHOOK_EXAMPLES } from '../../src/openapi/request-examples';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 
 interface Operation {
@@ -72,7 +72,15 @@ describe('OpenAPI request examples', () => {
     // Ends the session the other examples run with: last.
     const last = ['account.logout'];
     // The webhook examples name an app or endpoint of the caller's own (placeholders): not runnable as written.
-    const later = [...secretBodies, ...ownAddress, ...starters, ...ownApp, ...last, ...Object.keys(WEBHOOK_EXAMPLES)];
+    const later = [
+      ...secretBodies,
+      ...ownAddress,
+      ...starters,
+      ...ownApp,
+      ...last,
+      ...Object.keys(WEBHOOK_EXAMPLES),
+      ...Object.keys(OWN_ITEM_EXAMPLES),
+    ];
     let keyId: string | undefined;
     const check = (operation: Operation, res: { status: number; body: unknown }) => {
       if (res.status >= 300) failures.push(`${operation.operationId}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);

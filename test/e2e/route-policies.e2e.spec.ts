@@ -67,25 +67,33 @@ describe('credential policies', () => {
       .map((route) => `${route.method} ${route.path}`);
     expect(sessionOnly.sort()).toEqual([
       'POST /v1/account.bookmarkBadge',
+      'POST /v1/account.createConnection',
       'POST /v1/account.createDeveloperApp',
       'POST /v1/account.createWebhook',
+      'POST /v1/account.deleteConnection',
       'POST /v1/account.deleteDeveloperApp',
+      'POST /v1/account.deleteImages',
       'POST /v1/account.deleteWebhook',
       'POST /v1/account.getSettings',
       'POST /v1/account.listBadgeBookmarks',
+      'POST /v1/account.listImages',
       'POST /v1/account.listWebhookDeliveries',
       'POST /v1/account.listWebhooks',
       'POST /v1/account.logout',
+      'POST /v1/account.reconnectConnection',
       'POST /v1/account.rotateWebhookSecret',
       'POST /v1/account.sendEmailVerification',
       'POST /v1/account.subscribeEmail',
+      'POST /v1/account.updateConnection',
       'POST /v1/account.updateDeveloperApp',
+      'POST /v1/account.updateImages',
       'POST /v1/account.updateWebhook',
       'POST /v1/account.uploadImages',
       'POST /v1/account.verifyEmail',
       'POST /v1/kv.delete',
       'POST /v1/kv.list',
       'POST /v1/kv.set',
+      'POST /v1/account.verifyConnection',
     ]);
   });
 

@@ -109,7 +109,8 @@ export class RequestDocument {
       case 'boolean':
         return false;
       case 'string': {
-        if (schema.enum) return schema.enum[0] as string;
+        // The documented example when it is one of the values (it names the case an example body can run), else the first.
+        if (schema.enum) return (schema.enum.includes(schema.example) ? schema.example : schema.enum[0]) as string;
         const candidates = typeof schema.example === 'string' ? [schema.example, ...STRING_CANDIDATES] : STRING_CANDIDATES;
         const found = candidates.find((text) => validString(schema, text));
         if (found === undefined) throw new Error(`no sample string for ${JSON.stringify(schema)}`);

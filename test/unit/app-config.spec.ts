@@ -62,6 +62,48 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SMTP_URL: 'not a url secret' })).toThrow(ConfigError);
   });
 
+  it('should let the simulator play every OAuth provider without a platform key, and offer none with one unless configured', () => {
+    const local = loadConfig({}).connections;
+    expect(Object.keys(local.oauth).sort()).toEqual(['discord', 'kick', 'patreon', 'reddit', 'twitch', 'x', 'youtube']);
+    expect(local.oauth.discord).toEqual({
+      clientId: 'badge-stats-local',
+      clientSecret: 'badge-stats-local-secret',
+      authorizeUrl: 'http://127.0.0.1:3100/oauth/discord/authorize',
+      tokenUrl: 'http://127.0.0.1:3100/oauth/discord/token',
+      userInfoUrl: 'http://127.0.0.1:3100/oauth/discord/userinfo',
+    });
+    expect(local.redirectUri).toBe('http://localhost:3000/settings/connections/callback');
+    expect(local).toMatchObject({ createsPerHour: 20, dnsServers: [], httpsPort: 443, extraCaFile: null });
+    expect(loadConfig({ PLATFORM_API_KEY: 'k' }).connections.oauth).toEqual({});
+    const live = loadConfig({ PLATFORM_API_KEY: 'k', OAUTH_PROVIDERS: '{"twitch":{"clientId":"id","clientSecret":"s3cret"}}' });
+    expect(live.connections.oauth).toEqual({ twitch: { clientId: 'id', clientSecret: 's3cret' } });
+    expect(loadConfig({ DOMAIN_VERIFY_DNS_SERVERS: '10.0.0.53, 127.0.0.1:5353' }).connections.dnsServers).toEqual([
+      '10.0.0.53',
+      '127.0.0.1:5353',
+    ]);
+  });
+
+  it('should refuse a malformed OAUTH_PROVIDERS without echoing its secrets', () => {
+    for (const raw of [
+      'not json',
+      '[]',
+      '{"myspace":{"clientId":"a","clientSecret":"s3cret"}}',
+      '{"discord":{"clientId":"a"}}',
+      '{"discord":{"clientId":"a","clientSecret":"s3cret","tokenUrl":"https://t"}}',
+      '{"discord":{"clientId":"a","clientSecret":"s3cret","authorizeUrl":"ftp://a","tokenUrl":"https://t","userInfoUrl":"https://u"}}',
+      '{"discord":{"clientId":"a","clientSecret":"s3cret","extra":1}}',
+    ]) {
+      expect(() => loadConfig({ OAUTH_PROVIDERS: raw })).toThrow(ConfigError);
+      try {
+        loadConfig({ OAUTH_PROVIDERS: raw });
+      } catch (error) {
+        expect((error as Error).message).not.toContain('s3cret');
+      }
+    }
+    expect(() => loadConfig({ DOMAIN_VERIFY_DNS_SERVERS: 'dns.example.com' })).toThrow(ConfigError);
+    expect(() => loadConfig({ OAUTH_REDIRECT_URI: 'not a url' })).toThrow(ConfigError);
+  });
+
   it('should never echo credentials of a bad URL', () => {
     expect(redactUrl('redis://user:secret@host:6379')).toBe('redis://***@host:6379');
     expect(redactUrl('http://x/api?key=SECRET&a=1')).toBe('http://x/api?key=***&a=1');

@@ -3,7 +3,7 @@ import { UsageAnalytics } from '../../auth/api-key-usage.service';
 import { ApiKeyEntity } from '../../auth/entities/api-key.entity';
 import { UserSessionEntity } from '../../auth/entities/user-session.entity';
 import { DeveloperApp, DeveloperAppAnalytics, Session, V1AccountGetSettingsBody } from '../dto/account-settings.dto';
-import { Image } from '../../account-records/dto/profile-records.dto';
+import { Connection, Image } from '../../account-records/dto/profile-records.dto';
 import { AccountSettingsEntity } from '../../account-records/entities/account-settings.entity';
 import { AccountEntity } from '../../account-records/entities/account.entity';
 
@@ -46,14 +46,14 @@ export interface SettingsParts {
   perKey: Map<string, UsageAnalytics>;
   total: UsageAnalytics;
   images: Image[];
+  connections: Connection[];
 }
 
 export function toSettingsBody(parts: SettingsParts): V1AccountGetSettingsBody {
   const { account, settings } = parts;
   return {
     chosenRole: settings.chosenRole ? { role: settings.chosenRole, tier: settings.chosenTier ?? 'tier_1' } : null,
-    // Linking external accounts is not offered by this service yet: nothing to list.
-    connections: [],
+    connections: parts.connections,
     developerApps: parts.keys.map((key) => toDeveloperApp(key, parts.perKey.get(key.keyId))),
     email: settings.email,
     emailVerifiedAt: settings.emailVerifiedAt?.toISOString() ?? null,

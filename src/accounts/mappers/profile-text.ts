@@ -8,6 +8,7 @@ import { CARD_CREATED_AT_MEMBER, LOCATION_TEXT, recordTextFields } from '../../a
 import { RECORD_VALUE_PREFIXES, splitCardTokens } from '../../account-records/card-replica/card-tokens';
 import { BadgeCosts } from '../../pricing/badge-costs';
 import { AsciiText } from '../../common/wire/ascii-text';
+import { CONNECTION_JSON_SQL } from '../../connections/mappers/connection.mapper';
 
 /**
  * # The profile as JSON text
@@ -28,6 +29,13 @@ import { AsciiText } from '../../common/wire/ascii-text';
 
 const str = sqlJsonString;
 
+/**
+ * The public connections (verified, not hidden), oldest first, as the text of a JSON array: one index range of
+ * account_connections inside the profile's statement (mostly empty), so the profile pays no round trip for them.
+ */
+const CONNECTIONS_TEXT = `(SELECT '[' || COALESCE(string_agg(${CONNECTION_JSON_SQL}, ',' ORDER BY c.created_at, c.connection_id), '') || ']'
+     FROM account_connections c WHERE c.account_id = a.account_id AND c.verified AND NOT c.hidden)`;
+
 /** The profile's own fields after accountRecord's (toProfile), up to `connections`; the ranks follow. */
 const PROFILE_FIELDS: [string, string][] = [
   ['accountId', 'a.account_id::text'],
@@ -41,7 +49,7 @@ const PROFILE_FIELDS: [string, string][] = [
   ['nextAllowedTime', sqlJsonIsoTime('a.next_allowed_time')],
   ['lastQueueStatus', str('a.last_queue_status')],
   ['shortlinkDomain', `'null'`],
-  ['connections', `'[]'`],
+  ['connections', CONNECTIONS_TEXT],
 ];
 
 /** The record's fields around its cost fields, which the API writes (profileText): they are priced there. */

@@ -4,6 +4,7 @@ import { htmlError, type SimResponse } from './handlers/http-response';
 import { route } from './handlers/router';
 import { OPENID_BODY_LIMIT_BYTES, OPENID_LOGIN_PATH, OpenIdProvider, type OpenIdResponse } from './openid/openid-provider';
 import { Universe } from './universe/universe';
+import { OAUTH_PATH_PREFIX, OAuthProviders } from './oauth/oauth-provider';
 
 export interface SimulatorOptions {
   seed: number;
@@ -37,6 +38,8 @@ export class PlatformSimulator {
   readonly universe: Universe;
   /** The platform's sign-in (OpenID 2.0) at `/openid/login`: see openid/openid-provider.ts. */
   readonly openId: OpenIdProvider;
+  /** The OAuth 2.0 providers of account connections at `/oauth/<provider>/…`: see oauth/oauth-provider.ts. */
+  readonly oauth: OAuthProviders;
   private readonly clock: () => number;
   private readonly latencyMs: number;
   private readonly apiKey: string | null;
@@ -52,6 +55,7 @@ export class PlatformSimulator {
     this.apiKey = opts.apiKey ?? null;
     this.served = opts.countRequests ? new Map() : null;
     this.openId = new OpenIdProvider(opts.accounts, opts.openIdClock ?? Date.now);
+    this.oauth = new OAuthProviders(opts.accounts, opts.openIdClock ?? Date.now);
   }
 
   /** The tick the next request will see. */
@@ -95,7 +99,7 @@ export class PlatformSimulator {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
     if (this.served) this.served.set(path, (this.served.get(path) ?? 0) + 1);
-    if (path === OPENID_LOGIN_PATH) return this.handleOpenId(req, res);
+    if (path === OPENID_LOGIN_PATH || path.startsWith(OAUTH_PATH_PREFIX)) return this.handleForm(req, res, path);
     let response: SimResponse;
     try {
       response = route(this.universe, this.currentTick(), this.apiKey, req.method ?? 'GET', req.url ?? '/');
@@ -105,8 +109,8 @@ export class PlatformSimulator {
     this.respond(res, response);
   }
 
-  /** The sign-in endpoint takes POSTed forms (the login form, check_authentication), so its body is read first. */
-  private handleOpenId(req: IncomingMessage, res: ServerResponse): void {
+  /** The sign-in endpoints take POSTed forms (login forms, check_authentication, token requests): the body is read first. */
+  private handleForm(req: IncomingMessage, res: ServerResponse, path: string): void {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -116,11 +120,22 @@ export class PlatformSimulator {
     req.on('end', () => {
       if (size > OPENID_BODY_LIMIT_BYTES) return this.respond(res, htmlError(413, 'The form is too large.'));
       const url = new URL(req.url ?? '/', 'http://simulator.local');
-      const endpoint = `http://${req.headers.host ?? '127.0.0.1'}${OPENID_LOGIN_PATH}`;
+      const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
       const body = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      const method = req.method ?? 'GET';
       let response: OpenIdResponse;
       try {
-        response = this.openId.handle(req.method ?? 'GET', url.searchParams, body, endpoint);
+        response =
+          path === OPENID_LOGIN_PATH
+            ? this.openId.handle(method, url.searchParams, body, `${origin}${OPENID_LOGIN_PATH}`)
+            : this.oauth.handle(
+                method,
+                path,
+                url.searchParams,
+                body,
+                { authorization: req.headers.authorization, 'client-id': header(req, 'client-id') },
+                origin,
+              );
       } catch {
         response = htmlError(500, 'Internal Server Error');
       }
@@ -144,4 +159,9 @@ export class PlatformSimulator {
     }, this.latencyMs);
     this.pending.add(timer);
   }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,5 +1,5 @@
 import { LookupAddress } from 'node:dns';
-import { addressAllowed, guardedLookup, urlProblem } from '../../../src/webhooks/webhook-address';
+import { addressAllowed, guardedLookup, urlProblem } from '../../../src/common/net/public-address';
 
 describe('webhook addresses (SSRF)', () => {
   it('should accept https to public hosts and addresses', () => {

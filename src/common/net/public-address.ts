@@ -2,12 +2,15 @@ import { BlockList, isIP, LookupFunction } from 'node:net';
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 
 /**
- * Where a webhook may be sent (SSRF): only to public addresses, so that a registered URL cannot make the worker
- * call something on its own network (a metadata service, Redis, an admin port). Checked twice: the URL when it is
- * registered (its scheme, and its host when that is an address), and every address the name resolves to when a
- * delivery connects (`guardedLookup`), so a name re-pointed at a private address later (DNS rebinding) is refused
- * at the connection that would have used it. Loopback (127.0.0.0/8, ::1, `localhost`) is allowed only with
- * WEBHOOK_ALLOW_LOOPBACK, for tests and local development; every other private range stays refused even then.
+ * # Public addresses only (SSRF)
+ *
+ * Where the service may connect when a user names the place (a webhook's URL, a domain to verify): only public
+ * addresses, so that a registered name cannot make a process call something on its own network (a metadata service,
+ * Redis, an admin port). Checked twice: the URL when it is registered (its scheme, and its host when that is an
+ * address), and every address the name resolves to when a request connects (`guardedLookup`), so a name re-pointed
+ * at a private address later (DNS rebinding) is refused at the connection that would have used it. Loopback
+ * (127.0.0.0/8, ::1, `localhost`) is allowed only with WEBHOOK_ALLOW_LOOPBACK, for tests and local development; every
+ * other private range stays refused even then. Used by webhooks/ and connections/, hence here below both.
  */
 
 const BLOCKED = new BlockList();
@@ -111,10 +114,23 @@ export function urlProblem(raw: string, allowLoopback: boolean): string | null {
   return null;
 }
 
-/** A `net.connect` lookup that resolves the name as usual and refuses it when any of its addresses is not allowed. */
-export function guardedLookup(allowLoopback: boolean): LookupFunction {
+/** Resolves a name to all its addresses; by default the system's resolver (`dns.lookup`, as `net.connect` does). */
+export type AddressResolver = (
+  hostname: string,
+  options: object,
+  callback: (error: Error | null, addresses: LookupAddress[]) => void,
+) => void;
+
+const systemResolver: AddressResolver = (hostname, options, callback) =>
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => callback(error, addresses));
+
+/**
+ * A `net.connect` lookup that resolves the name (as usual, or through `resolver`) and refuses it when any of its
+ * addresses is not allowed.
+ */
+export function guardedLookup(allowLoopback: boolean, resolver: AddressResolver = systemResolver): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    resolver(hostname, options, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
       const refused = addresses.find((entry) => !addressAllowed(entry.address, allowLoopback));
       if (refused || !addresses.length) {
