@@ -76,6 +76,8 @@ describe('credential policies', () => {
       'POST /v1/account.logout',
       'POST /v1/account.rotateWebhookSecret',
       'POST /v1/account.updateDeveloperApp',
+      'POST /v1/account.updateSettings',
+      'POST /v1/account.updateVanity',
       'POST /v1/account.updateWebhook',
       'POST /v1/account.uploadImages',
     ]);
