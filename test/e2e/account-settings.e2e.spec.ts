@@ -1,5 +1,10 @@
 import { startPipeline, PipelineContext } from '../support/pipeline';
+import Redis from 'ioredis';
+import { createHttpApp } from '../../src/http-app';
+import { FillAccountRegions1796541227530 } from '../../src/database/migrations/1796541227530-FillAccountRegions';
 import { regionOfCountry } from '../../src/platform/country-regions';
+import { RANK_BUILD_FORMAT, RankEngine } from '../../src/ranks/rank-engine.service';
+import { REDIS_URL } from '../support/test-app';
 
 /** account.updateSettings, account.updateVanity, hidden accounts, country overrides and the region scope, through HTTP. */
 describe('account settings', () => {
@@ -312,5 +317,52 @@ describe('account settings', () => {
       expect(shown(await crafters())).toBe(true);
       expect(shown(await owners())).toBe(true);
     });
+  });
+
+  describe('a deployment from before the regions', () => {
+    it('should fill the regions by the migration and rebuild the boards when the next release boots, without a command', async () => {
+      const engine = ctx.app.get(RankEngine);
+      const redis = new Redis(REDIS_URL);
+      try {
+        // The state of a deployment before this release: no region stored, boards built without them, no format noted.
+        await ctx.dataSource.query('UPDATE accounts SET region = NULL');
+        await engine.rebuild();
+        await redis.del(engine.keys.format);
+        const [{ region }]: { region: string }[] = await ctx.dataSource.query(`SELECT $1::text AS region`, [
+          regionOfCountry(
+            (
+              await ctx.dataSource.query(
+                'SELECT country_code FROM accounts WHERE updated_at IS NOT NULL AND country_code IS NOT NULL LIMIT 1',
+              )
+            )[0].country_code,
+          ),
+        ]);
+        expect((await board({ leaderboard: 'xp', location: [{ region }] }).expect(200)).body.rankedOutOf).toBe(0);
+
+        // The release: its migration fills the regions, and the first process to boot rebuilds the boards in place.
+        const runner = ctx.dataSource.createQueryRunner();
+        try {
+          await new FillAccountRegions1796541227530().up(runner);
+        } finally {
+          await runner.release();
+        }
+        const members: { n: number }[] = await ctx.dataSource.query(
+          'SELECT count(*)::int AS n FROM accounts WHERE updated_at IS NOT NULL AND region = $1',
+          [region],
+        );
+        expect(members[0].n).toBeGreaterThan(0);
+        const next = await createHttpApp(ctx.config);
+        await next.init();
+        try {
+          await next.get(RankEngine).upgrading;
+          expect(await redis.get(engine.keys.format)).toBe(String(RANK_BUILD_FORMAT));
+          expect((await board({ leaderboard: 'xp', location: [{ region }] }).expect(200)).body.rankedOutOf).toBe(members[0].n);
+        } finally {
+          await next.close();
+        }
+      } finally {
+        await redis.quit();
+      }
+    }, 60_000);
   });
 });
