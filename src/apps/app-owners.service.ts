@@ -31,11 +31,12 @@ export class AppOwnersService {
       >,
     ]);
     const page = rows.slice(0, limit);
-    const cards = await this.accounts.byIds(page.map((row) => row.account_id));
+    // An owner who chose to be hidden keeps its place on the page, as null (the caller still sees itself).
+    const { cards, hidden } = await this.accounts.withHidden(page.map((row) => row.account_id));
     const last = page[page.length - 1];
     return {
       owners: page.map((row) => {
-        const card = cards.get(row.account_id);
+        const card = hidden.has(row.account_id) && row.account_id !== callerAccountId ? undefined : cards.get(row.account_id);
         return card ? Object.assign({}, card, { playtime: row.playtime }) : null;
       }),
       maxPageSize,

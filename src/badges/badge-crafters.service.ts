@@ -33,11 +33,12 @@ export class BadgeCraftersService {
       [badgeId, after?.[0] ?? null, after?.[1] ?? 0, limit + 1],
     );
     const page = rows.slice(0, limit);
-    const cards = await this.accounts.byIds(page.map((row) => row.account_id));
+    // A crafter who chose to be hidden keeps its place on the page, as null (the caller still sees itself).
+    const { cards, hidden } = await this.accounts.withHidden(page.map((row) => row.account_id));
     const last = page[page.length - 1];
     return {
       crafters: page.map((row) => {
-        const card = cards.get(row.account_id);
+        const card = hidden.has(row.account_id) && row.account_id !== callerAccountId ? undefined : cards.get(row.account_id);
         return card ? Object.assign({}, card, { completedAt: row.completion_time.toISOString() }) : null;
       }),
       maxPageSize,

@@ -48,6 +48,11 @@ export interface AppConfig {
     /** Creates, updates and deletes an account may make in any rolling hour; past it 429. */
     changesPerHour: number;
   };
+  /** A signed-in user's own settings (src/account-settings). */
+  accountSettings: {
+    /** account.updateSettings and account.updateVanity calls an account may make in any rolling hour; past it 429. */
+    changesPerHour: number;
+  };
   /** Proxy hops in front of the API whose X-Forwarded-For is trusted for the client address (express `trust proxy`). */
   trustProxyHops: number;
   /** After SIGTERM/SIGINT a process that has not finished closing by then exits anyway. */
@@ -254,6 +259,9 @@ export function loadConfig(env: Env): AppConfig {
     developerApps: {
       perAccount: int(env, 'DEVELOPER_APPS_PER_ACCOUNT', 10, 1, 1000),
       changesPerHour: int(env, 'DEVELOPER_APP_CHANGES_PER_HOUR', 30, 1, 1_000_000),
+    },
+    accountSettings: {
+      changesPerHour: int(env, 'SETTINGS_CHANGES_PER_HOUR', 30, 1, 1_000_000),
     },
     trustProxyHops: int(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 120_000),

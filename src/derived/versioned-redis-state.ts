@@ -12,6 +12,8 @@ export interface VersionKeys {
   readonly everyVersion: string;
   /** The build a key of `everyVersion` belongs to. */
   versionOf(key: string): string | null;
+  /** Where the format of the served build is noted (see VersionedRedisState's `format`); absent: not tracked. */
+  readonly format?: string;
 }
 
 /**
@@ -58,11 +60,25 @@ export class VersionedRedisState {
   /** Whether boot and reads that find no version start a build (see withoutBootBuilds; keepers are made in create()). */
   private readonly buildsOnDemand = buildOnDemand;
 
+  private readonly build: (kind: BuildKind) => Promise<void>;
+
+  /**
+   * `format` numbers what a build derives from the rows: a release that changes it (a keeper that reads a new column,
+   * or rows a data migration filled, such as the accounts' regions) raises it, and the first process of that release
+   * to boot over a version built to an older format rebuilds it in place in the background, while that version keeps
+   * serving; nobody has to run a command. Every build notes the format it was made to (`keys.format`).
+   */
   constructor(
     private readonly redis: Redis,
     private readonly keys: VersionKeys,
-    private readonly build: (kind: BuildKind) => Promise<void>,
-  ) {}
+    build: (kind: BuildKind) => Promise<void>,
+    private readonly format?: number,
+  ) {
+    this.build = async (kind) => {
+      await build(kind);
+      if (this.format !== undefined && this.keys.format) await this.redis.set(this.keys.format, String(this.format));
+    };
+  }
 
   /** The version being served, or null before the first build (and after a flush). */
   current(): Promise<string | null> {
@@ -83,6 +99,7 @@ export class VersionedRedisState {
     }
     this.booting = (async () => {
       if (!(await this.current())) await this.ensureBuilt();
+      else if (await this.outdated()) this.startUpgrade();
     })();
     // Reported by bootstrap(); this only keeps a failure from being an unhandled rejection meanwhile.
     this.booting.catch(() => undefined);
@@ -113,6 +130,32 @@ export class VersionedRedisState {
       this.logger.error({ msg: 'build of a versioned state failed', version: this.keys.version, error: String(error) }),
     );
   }
+
+  /** Whether the served version was built to an older format than this release's (or to an unnoted one). */
+  private async outdated(): Promise<boolean> {
+    if (this.format === undefined || !this.keys.format) return false;
+    const noted = await this.redis.get(this.keys.format);
+    return noted === null || Number(noted) < this.format;
+  }
+
+  /**
+   * Rebuilds an outdated version in place, in the background: boot is not held up (the served version answers
+   * meanwhile). One process does it: the others find the lock taken and leave it, or find the format current.
+   */
+  private startUpgrade(): void {
+    this.upgrading = this.exclusively(false, async () => {
+      if (!(await this.current()) || !(await this.outdated())) return;
+      this.logger.log({ msg: 'rebuilding a versioned state built to an older format', version: this.keys.version, format: this.format });
+      await this.build('rebuild');
+    })
+      .catch((error: unknown) =>
+        this.logger.error({ msg: 'format upgrade of a versioned state failed', version: this.keys.version, error: String(error) }),
+      )
+      .finally(() => (this.upgrading = null));
+  }
+
+  /** The format upgrade under way in this process, if any (tests wait for it). */
+  upgrading: Promise<void> | null = null;
 
   /** Rebuilds even when a version exists (operators, the seed), after any build under way. */
   rebuild(): Promise<void> {

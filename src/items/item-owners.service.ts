@@ -55,7 +55,11 @@ export class ItemOwnersService {
       caller && read && owners.length
         ? await ownerPaths(read, caller.accountId, owners, request.maxDepth ?? 4)
         : new Map<number, number[]>();
-    const cards = await this.accounts.byIds([...new Set([...rows.map((row) => row.account_id), ...[...paths.values()].flat()])]);
+    const { cards: all, hidden } = await this.accounts.withHidden([
+      ...new Set([...rows.map((row) => row.account_id), ...[...paths.values()].flat()]),
+    ]);
+    // Accounts that chose to be hidden keep their places, as null accounts (the caller still sees itself).
+    const cards = { get: (id: number) => (hidden.has(id) && id !== caller?.accountId ? undefined : all.get(id)) };
     return {
       items: classIds.map((classId) => ({
         classId: Number(classId),

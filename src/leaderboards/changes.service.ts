@@ -56,25 +56,34 @@ export class ChangesService {
     const [offset, limit] = [request.offset ?? 0, request.limit ?? 100];
     const up = request.direction === 'improvements';
     const top = request.topFilter && request.topFilter !== 'all' ? Number(request.topFilter) : null;
+    const window = request.window;
+    const live = top === null && request.metric === 'score' && isLiveWindow(window);
     const rows =
-      top === null && request.metric === 'score' && isLiveWindow(request.window)
-        ? await this.live(column, request.window, up, offset, limit)
+      live && isLiveWindow(window)
+        ? await this.live(column, window, up, offset, limit)
         : await this.snapshot(column, request, up, top, offset, limit);
     // The cards go out as PostgreSQL wrote them (RawJson): 100 of them are most of the answer's bytes. When each
-    // account last moved comes with them (a mover's latest update is its latest completed run: `updated_at`).
-    const { cards, updated } = await this.accounts.rawByIdsWithUpdated(rows.map((row) => row.accountId));
+    // account last moved comes with them (a mover's latest update is its latest completed run: `updated_at`). A
+    // snapshot left out who was hidden when it was computed; one who chose to hide since is left out here.
+    const ids = rows.map((row) => row.accountId);
+    const [{ cards, updated }, hidden] = await Promise.all([
+      this.accounts.rawByIdsWithUpdated(ids),
+      live ? new Set<number>() : this.accounts.hiddenAmong(ids),
+    ]);
     return holdRawJson({
-      changes: rows.map((row) => ({
-        accountId: row.accountId,
-        oldRank: row.oldRank,
-        newRank: row.newRank,
-        rankDelta: rankDelta(row),
-        oldScore: row.oldScore,
-        newScore: row.newScore,
-        scoreDelta: scoreDelta(row),
-        latestDate: new Date(updated.get(row.accountId) ?? 0).toISOString(),
-        account: cards.get(row.accountId) ?? null,
-      })),
+      changes: rows
+        .filter((row) => !hidden.has(row.accountId))
+        .map((row) => ({
+          accountId: row.accountId,
+          oldRank: row.oldRank,
+          newRank: row.newRank,
+          rankDelta: rankDelta(row),
+          oldScore: row.oldScore,
+          newScore: row.newScore,
+          scoreDelta: scoreDelta(row),
+          latestDate: new Date(updated.get(row.accountId) ?? 0).toISOString(),
+          account: cards.get(row.accountId) ?? null,
+        })),
     });
   }
 

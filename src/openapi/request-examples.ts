@@ -81,6 +81,8 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   // Name the caller's own app: the `keyId` that createDeveloperApp answered (or account.getSettings lists).
   'account.updateDeveloperApp': { keyId: 'key_0123456789ab', name: 'Stream overlay v2' },
   'account.deleteDeveloperApp': { keyId: 'key_0123456789ab' },
+  'account.updateSettings': { hidden: false, language: 'en', vanity: 'flo', countryOverride: 'Germany' },
+  'account.updateVanity': { vanity: 'flo' },
   'account.refreshSession': { refreshToken: 'rt_… (printed by `npm run cli -- session create --account 1`)' },
   // The code of the caller's own message (account.sendEmailVerification, once account.updateSettings gave an address).
   'account.verifyEmail': { code: '123456' },

@@ -29,6 +29,11 @@ export class LocationNames {
     return result;
   }
 
+  /** The platform's countries, code → name (fetched once per process, like every list). */
+  countryList(): Promise<Map<string, string>> {
+    return this.list('', () => this.countries());
+  }
+
   private list(key: string, load: () => Promise<Map<string, string>>): Promise<Map<string, string>> {
     let entry = this.cache.get(key);
     if (!entry) {

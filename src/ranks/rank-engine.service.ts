@@ -21,6 +21,13 @@ const PLACE_ACCOUNT = 'badgeStatsPlaceAccount';
 const placeAccount = (pipeline: ReturnType<Redis['pipeline']>, ...args: string[]): void =>
   void (pipeline as unknown as Record<string, (...args: string[]) => unknown>)[PLACE_ACCOUNT](...args);
 
+/**
+ * What a build derives from the rows, numbered (VersionedRedisState's format): a served version built to an older one
+ * is rebuilt in place by the first process of a release to boot. 2: the accounts' regions, filled by the
+ * FillAccountRegions migration (before it every region was blank, so the region boards were empty).
+ */
+export const RANK_BUILD_FORMAT = 2;
+
 /** Accounts refreshed this close to a rebuild's start are placed again after it, in case the build read them stale. */
 const REBUILD_OVERLAP_MS = 10_000;
 
@@ -45,7 +52,7 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.keys = new RankKeys(config);
-    this.state = new VersionedRedisState(redis, this.keys, () => this.build());
+    this.state = new VersionedRedisState(redis, this.keys, () => this.build(), RANK_BUILD_FORMAT);
     // defineCommand runs the script by EVALSHA, loading it once per connection; pipelines of `redis` have it too.
     redis.defineCommand(PLACE_ACCOUNT, { numberOfKeys: 1, lua: PLACE_ACCOUNT_LUA });
   }
@@ -68,6 +75,11 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
   /** Starts a build in the background when no version exists; a failure is logged (VersionedRedisState.startBuild). */
   startBuild(): void {
     this.state.startBuild();
+  }
+
+  /** The in-place rebuild of a version built to an older RANK_BUILD_FORMAT, while this process runs one (tests). */
+  get upgrading(): Promise<void> | null {
+    return this.state.upgrading;
   }
 
   /** Rebuilds from PostgreSQL even when a version exists (operators, the seed), after any build under way. */

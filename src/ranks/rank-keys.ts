@@ -27,6 +27,11 @@ export class RankKeys {
     return redisKey(this.config, 'ranks', 'lock');
   }
 
+  /** The build format (RANK_BUILD_FORMAT) the served version was built to. */
+  get format(): string {
+    return redisKey(this.config, 'ranks', 'format');
+  }
+
   /** Every key of a version starts with this followed by the version and `:` (see profile-ranks.lua.ts). */
   get versionPrefix(): string {
     return redisKey(this.config, 'ranks', 'v');

@@ -14,6 +14,7 @@ import { PlatformTotals, TotalsDelta } from '../stats/totals/platform-totals.ser
 import { JsonLogger } from '../common/logging/json-logger';
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { AccountUpdateEntity, CounterSnapshot, UpdateStepRecord } from '../account-records/entities/account-update.entity';
+import { locationOf, overriddenLocation } from '../account-records/location/account-location';
 import { PlatformSnapshot } from './platform-snapshot';
 import { counterSnapshot, profileFields, statsDeltas } from './profile-fields';
 import {
@@ -92,7 +93,7 @@ export class AccountWriter {
       await this.replaceGroups(manager, accountId, snapshot);
       const cards = await this.replaceInventory(manager, accountId, snapshot);
       const nextAllowedTime = new Date(now.getTime() + cooldownSeconds * 1000);
-      const fields = profileFields(snapshot, previous, now);
+      const fields = await this.withCountryOverride(manager, accountId, profileFields(snapshot, previous, now));
       await manager.update(
         AccountEntity,
         { accountId },
@@ -133,6 +134,29 @@ export class AccountWriter {
       .place([accountId])
       .catch((error: Error) => this.logger.warn({ msg: 'changes placement failed', accountId, error: error.message }));
     return result;
+  }
+
+  /**
+   * The fields with the account's country override, if its user chose one (account-records/location): the platform's
+   * location is kept in the settings row for when the override is cleared, and the row carries the override's. The
+   * settings row is locked after the account row, in the order account.updateSettings locks them.
+   */
+  private async withCountryOverride(
+    manager: EntityManager,
+    accountId: number,
+    fields: Partial<AccountEntity>,
+  ): Promise<Partial<AccountEntity>> {
+    const [override]: { code: string; name: string }[] = await manager.query(
+      `SELECT country_override_code AS code, country_override_name AS name FROM account_settings
+        WHERE account_id = $1 AND country_override_code IS NOT NULL FOR UPDATE`,
+      [accountId],
+    );
+    if (!override) return fields;
+    await manager.query('UPDATE account_settings SET platform_location = $2 WHERE account_id = $1', [
+      accountId,
+      JSON.stringify(locationOf(fields)),
+    ]);
+    return { ...fields, ...overriddenLocation(override.code, override.name) };
   }
 
   private async upsertApps(snapshot: PlatformSnapshot): Promise<void> {

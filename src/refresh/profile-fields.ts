@@ -3,6 +3,7 @@ import { ItemKind } from '../items/entities/inventory-item.entity';
 import { AccountPrivacy, accountIdOf } from '../account-records/account.enums';
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { CounterSnapshot } from '../account-records/entities/account-update.entity';
+import { regionOfCountry } from '../platform/country-regions';
 import { PlatformSnapshot } from './platform-snapshot';
 
 /** Platform visibility 3 is public; everything else reads as private to outsiders. */
@@ -44,6 +45,8 @@ export function profileFields(snapshot: PlatformSnapshot, previous: AccountEntit
     stateName: location.stateName,
     cityId: summary.locCityId ?? null,
     cityName: location.cityName,
+    // The platform has no regions: the country's (platform/country-regions.ts).
+    region: regionOfCountry(summary.locCountryCode),
     badges: badges.badges.length,
     foilBadges,
     normalBadges: gameBadges.length - foilBadges,

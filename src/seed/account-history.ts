@@ -95,6 +95,7 @@ function freshAccount(accountId: number, addedAt: Date): AccountEntity {
     stateName: null,
     cityId: null,
     cityName: null,
+    region: null,
     apps: 0,
     playtime: 0,
     friends: 0,

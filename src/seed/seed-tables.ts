@@ -21,6 +21,7 @@ export const ACCOUNT_FIELDS = [
   'stateName',
   'cityId',
   'cityName',
+  'region',
   'apps',
   'playtime',
   'friends',

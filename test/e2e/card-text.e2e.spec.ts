@@ -29,14 +29,20 @@ describe('account cards written by PostgreSQL', () => {
       ctx.dataSource.query(`UPDATE accounts SET ${set} WHERE account_id = $1`, [id, ...values]);
     await update(
       1,
-      `name = $2, avatar = $2, platform_vanity = $2, site_vanity = 'odd', country_name = $2, country_code = 'SE',
+      `name = $2, avatar = $2, platform_vanity = $2, site_vanity = 'odd', country_name = $2, country_code = 'SE', region = $2,
       state_name = $2, city_name = $2, platform_created_at = '2011-03-04T05:06:07.891234Z', xp = 2147483647, site_score = 12`,
       [ODD],
     );
-    await update(2, `country_name = 'Sweden', country_code = '', state_name = '', city_name = 'Malmö', economy_ban = 'probation'`);
+    await update(
+      2,
+      `country_name = 'Sweden', country_code = '', state_name = '', city_name = 'Malmö', region = '', economy_ban = 'probation'`,
+    );
     await update(3, `country_name = '', state_name = 'Skåne', city_name = NULL, platform_created_at = NULL`);
     await update(4, `country_name = NULL, country_code = 'SE', state_name = NULL, city_name = '', name = ''`);
-    await update(5, `country_name = 'Sweden', country_code = 'SE', state_name = 'Skåne', city_name = 'Lund', privacy = 'private'`);
+    await update(
+      5,
+      `country_name = 'Sweden', country_code = 'SE', state_name = 'Skåne', city_name = 'Lund', region = 'Europe', privacy = 'private'`,
+    );
     await ctx.dataSource.query(
       `INSERT INTO account_roles (account_id, role, rating, extras) VALUES
          (1, 'developer', 3, $1), (1, 'donator', 3, NULL), (1, 'moderator', 7, '{}'), (5, 'translator', 0, '{"language":"sv"}')`,

@@ -53,7 +53,7 @@ describe('account.getInfo written by PostgreSQL', () => {
       ctx.dataSource.query(`UPDATE accounts SET ${set} WHERE account_id = $1`, [id, ...values]);
     await update(
       1,
-      `name = $2, avatar = $2, theme = $3, platform_vanity = $2, site_vanity = 'odd', country_name = $2, country_code = 'SE',
+      `name = $2, avatar = $2, theme = $3, platform_vanity = $2, site_vanity = 'odd', country_name = $2, country_code = 'SE', region = $2,
        state_name = $2, city_name = $2, platform_created_at = '2011-03-04T05:06:07.891234Z', xp = 2147483647, site_score = 12,
        badges = 40, level = 99, community_ban = true, last_ban_date = '2020-01-02T03:04:05.999999Z', app_privacy = 'private',
        updated_at = '2026-11-20T10:00:00.123456Z', next_allowed_time = '2026-11-20T11:00:00.5Z', last_queue_status = 'completed'`,
@@ -145,7 +145,7 @@ describe('account.getInfo written by PostgreSQL', () => {
     expect([odd.appCost, odd.normalBadgeCost, odd.foilBadgeCost]).toEqual([2_147_483_647, 2_147_483_647, 1500]);
     expect(odd.images.map((image: { imageId: string }) => image.imageId)).toEqual(['img_a', 'img_b']);
     expect(odd.roles.length).toBe(3);
-    expect(odd.currentRanks.find((r: { leaderboard: string }) => r.leaderboard === 'xp').ranks).toBe('1,0,1,1,1');
+    expect(odd.currentRanks.find((r: { leaderboard: string }) => r.leaderboard === 'xp').ranks).toBe('1,1,1,1,1');
     expect((await getInfo({ id: { accountId: 3 } })).body.currentRanks).toBeNull();
   });
 

@@ -149,6 +149,11 @@ const OPERATIONS: Record<string, Operation> = {
   'account.createDeveloperApp': { body: () => ({ name: 'query plans', environment: 'development' }), as: 'session' },
   'account.updateDeveloperApp': { body: (f) => ({ keyId: f.spareKeyId, name: 'renamed' }), as: 'session' },
   'account.deleteDeveloperApp': { body: (f) => ({ keyId: f.spareKeyId }), as: 'session' },
+  'account.updateSettings': {
+    body: () => ({ hidden: false, language: 'en', vanity: 'queryplans', email: 'plans@example.com', countryOverride: 'DE' }),
+    as: 'session',
+  },
+  'account.updateVanity': { body: () => ({ vanity: 'queryplans2' }), as: 'session' },
   'account.logout': { body: () => ({}), as: 'signedIn' },
   'account.refreshSession': { body: (f) => ({ refreshToken: f.refreshToken }), as: 'none' },
   'auth.createStreamTicket': { body: () => ({ stream: 'account.subscribe' }) },

@@ -87,6 +87,8 @@ describe('credential policies', () => {
       'POST /v1/account.updateConnection',
       'POST /v1/account.updateDeveloperApp',
       'POST /v1/account.updateImages',
+      'POST /v1/account.updateSettings',
+      'POST /v1/account.updateVanity',
       'POST /v1/account.updateWebhook',
       'POST /v1/account.uploadImages',
       'POST /v1/account.verifyEmail',

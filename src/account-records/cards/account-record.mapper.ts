@@ -45,6 +45,7 @@ export type CardAccount = Pick<
   | 'countryCode'
   | 'stateName'
   | 'cityName'
+  | 'region'
 >;
 
 type AccountRecord = Omit<LeaderboardAccount, 'createdAt'>;
@@ -96,6 +97,7 @@ export function accountRecord(account: CardAccount, roles: RoleRecord[], costs: 
     record.country = account.countryCode ? { name: account.countryName, code: account.countryCode } : { name: account.countryName };
   if (account.stateName) record.state = { name: account.stateName };
   if (account.cityName) record.city = { name: account.cityName };
+  if (account.region) record.region = { name: account.region };
   return record;
 }
 

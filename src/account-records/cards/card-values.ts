@@ -46,6 +46,7 @@ export type CardValues = [
   cityName: string | null,
   createdAtMs: number,
   roles: RoleRecord[] | null,
+  region: string | null,
 ];
 
 /**
@@ -58,7 +59,7 @@ export const CARD_VALUES = `json_build_array(
   a.awards_received, a.points_given, a.points_received, a.donated, a.bans, a.game_bans, a.vac_bans, a.site_score,
   a.economy_ban, a.site_vanity, a.platform_vanity, a.country_name, a.country_code, a.state_name, a.city_name,
   floor(extract(epoch FROM COALESCE(a.platform_created_at, a.added_at)) * 1000),
-  cr.roles)`;
+  cr.roles, a.region)`;
 
 /**
  * The roles of the cards' accounts, as CARD_VALUES and CARD_TEXT read them (`cr.roles`): every statement that selects
@@ -110,6 +111,7 @@ export function cardAccountOf(v: CardValues): CardAccount & { createdAt: Date; r
     cityName: v[31],
     createdAt: new Date(v[32]),
     roles: v[33],
+    region: v[34],
   };
 }
 
@@ -172,7 +174,8 @@ export const LOCATION_TEXT = `CASE WHEN ${present('country_name')}
             || CASE WHEN ${present('country_code')} THEN ',"code":' || ${str('a.country_code')} ELSE '' END || '}'
        ELSE '' END
   || CASE WHEN ${present('state_name')} THEN ',"state":{"name":' || ${str('a.state_name')} || '}' ELSE '' END
-  || CASE WHEN ${present('city_name')} THEN ',"city":{"name":' || ${str('a.city_name')} || '}' ELSE '' END`;
+  || CASE WHEN ${present('city_name')} THEN ',"city":{"name":' || ${str('a.city_name')} || '}' ELSE '' END
+  || CASE WHEN ${present('region')} THEN ',"region":{"name":' || ${str('a.region')} || '}' ELSE '' END`;
 
 /**
  * The card of the account aliased `a` as JSON text, exactly as JSON.stringify writes `cardOf` (same keys in the same

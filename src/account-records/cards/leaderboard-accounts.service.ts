@@ -110,6 +110,16 @@ export class LeaderboardAccountsService {
     return { cards, hidden: new Set(row.hidden) };
   }
 
+  /** Which of the accounts chose to be hidden (`account_settings.hidden`): one primary-key probe per id. */
+  async hiddenAmong(accountIds: number[]): Promise<Set<number>> {
+    if (!accountIds.length) return new Set();
+    const rows: { account_id: number }[] = await this.accounts.query(
+      'SELECT account_id FROM account_settings WHERE hidden AND account_id = ANY($1)',
+      [accountIds],
+    );
+    return new Set(rows.map((row) => row.account_id));
+  }
+
   /** The largest page a caller may ask of the donor-perk listings, from its roles. */
   async maxPageSize(accountId: number): Promise<number> {
     const roles = await this.roles.find({ where: { accountId } });

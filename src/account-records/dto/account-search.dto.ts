@@ -25,16 +25,21 @@ export class IDSearch {
   steamId64?: string;
 }
 
+/** What a vanity is, on this service and in a search: 2–32 ASCII letters and digits (compared without regard to case). */
+export const VANITY_MIN_LENGTH = 2;
+export const VANITY_MAX_LENGTH = 32;
+export const VANITY_PATTERN = /^[a-zA-Z0-9]+$/;
+
 export class VanitySearch {
   @ApiProperty({ enum: VANITY_TYPES, description: '`steam`: the platform custom URL name; `internal`: the vanity on this service.' })
   @IsIn(VANITY_TYPES)
   type: VanityType;
 
-  @ApiProperty({ minLength: 2, maxLength: 32, pattern: '^[a-zA-Z0-9]+$' })
+  @ApiProperty({ minLength: VANITY_MIN_LENGTH, maxLength: VANITY_MAX_LENGTH, pattern: VANITY_PATTERN.source })
   @IsString()
-  @MinLength(2)
-  @MaxLength(32)
-  @Matches(/^[a-zA-Z0-9]+$/, { message: 'value may contain only letters and digits' })
+  @MinLength(VANITY_MIN_LENGTH)
+  @MaxLength(VANITY_MAX_LENGTH)
+  @Matches(VANITY_PATTERN, { message: 'value may contain only letters and digits' })
   value: string;
 }
 

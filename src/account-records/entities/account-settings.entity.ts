@@ -1,5 +1,6 @@
 import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
 import { AccountEntity } from './account.entity';
+import type { StoredLocation } from '../location/account-location';
 
 /** What a signed-in user chose for their own account; platform data lives on AccountEntity. */
 @Entity('account_settings')
@@ -41,4 +42,11 @@ export class AccountSettingsEntity {
 
   @Column('text', { nullable: true })
   countryOverrideName: string | null;
+
+  /**
+   * The platform's own location of the account while a country override stands in its place on the account row
+   * (location/account-location.ts); null without an override. Kept current by every refresh.
+   */
+  @Column('jsonb', { nullable: true })
+  platformLocation: StoredLocation | null;
 }

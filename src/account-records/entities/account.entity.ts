@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { AccountPrivacy, LastQueueStatus } from '../account.enums';
 
 /**
@@ -11,6 +11,8 @@ import { AccountPrivacy, LastQueueStatus } from '../account.enums';
 @Index('ix_accounts_apps', ['apps', 'accountId'], { where: 'updated_at IS NOT NULL' })
 // Accounts refreshed since a moment: what a rank build places again once it is done (src/ranks).
 @Index('ix_accounts_updated_at', ['updatedAt'], { where: 'updated_at IS NOT NULL' })
+// The site vanity is stored lower-case, so its unique index is unique without regard to case.
+@Check('ck_accounts_site_vanity_lower', '"site_vanity" = lower("site_vanity")')
 export class AccountEntity {
   @PrimaryColumn('integer')
   accountId: number;
@@ -50,7 +52,10 @@ export class AccountEntity {
   @Column('text', { nullable: true })
   platformVanity: string | null;
 
-  /** Vanity name on this service, stored lower-case and unique. */
+  /**
+   * Vanity name on this service (account.updateVanity), stored lower-case (ck_accounts_site_vanity_lower) and unique:
+   * two vanities differing only in case are the same one.
+   */
   @Index('ux_accounts_site_vanity', { unique: true })
   @Column('text', { nullable: true })
   siteVanity: string | null;
@@ -96,6 +101,7 @@ export class AccountEntity {
   @Column('text', { nullable: true }) stateName: string | null;
   @Column('integer', { nullable: true }) cityId: number | null;
   @Column('text', { nullable: true }) cityName: string | null;
+  /** The region of the country (platform/country-regions.ts), written with it by every writer of a location. */
   @Column('text', { nullable: true }) region: string | null;
 
   @Column('text', { default: 'undefined' })

@@ -34,9 +34,12 @@ export class ViewsReaderService {
   async trending(request: AccountGetTrendingRequestBody): Promise<AccountGetTrendingResponseBody> {
     const top = await this.views.trending(request.window, request.limit ?? 100);
     // The cards go out as PostgreSQL wrote them (RawJson): 100 of them are most of the answer's bytes.
-    const cards = await this.accounts.rawByIds(top.map((row) => row.accountId));
+    const ids = top.map((row) => row.accountId);
+    const [cards, hidden] = await Promise.all([this.accounts.rawByIds(ids), this.accounts.hiddenAmong(ids)]);
     return holdRawJson({
       accounts: top
+        // Accounts that chose to be hidden are not trending for anyone.
+        .filter((row) => !hidden.has(row.accountId))
         .map((row) => ({
           accountId: row.accountId,
           uniqueViews: row.unique,
