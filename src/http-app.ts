@@ -10,6 +10,7 @@ import { JsonSchemaRegistry } from './openapi/json-schema.registry';
 import { createOpenApiDocument } from './openapi/openapi';
 import { AppConfig } from './config/app-config';
 import { linkWireSchemas } from './common/wire/schema-link';
+import { browserAccess } from './common/http/browser-access';
 
 /**
  * Builds the HTTP application exactly as production runs it; main.ts listens on it and the e2e tests drive
@@ -25,6 +26,8 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
     abortOnError: false,
   });
   app.disable('x-powered-by');
+  // Security headers on every answer and CORS for the web app's origins, before any route (browser-access.ts).
+  app.use(browserAccess(config.cors.origins));
   // No ETag computed per answer. Every wire operation is a POST, which Express never answers with 304 (only a GET or
   // HEAD is conditional): its default ETag was a SHA-1 of every answer's bytes for nobody, ~3 % of the API's CPU
   // under account.findFriendPath (docs/performance-history.md, "No ETag on POST answers"). The GET documents

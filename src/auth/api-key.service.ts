@@ -5,7 +5,7 @@ import { ApiKeyUsageService } from './api-key-usage.service';
 import { AnalyticsOutcome } from './entities/api-key-usage.entity';
 import { ApiKeyEntity, DeveloperAppEnvironment } from './entities/api-key.entity';
 import { CachedKey } from './key-cache/api-key-cache';
-import { KeyRevocations } from './key-cache/key-revocations.service';
+import { CredentialRevocations } from './revocations/credential-revocations.service';
 import { API_KEY_PATTERN, hashSecret, randomHex, randomToken } from './secrets';
 
 export interface NewApiKey {
@@ -24,7 +24,7 @@ export class ApiKeyService {
   constructor(
     @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
     private readonly usage: ApiKeyUsageService,
-    private readonly revocations: KeyRevocations,
+    private readonly revocations: CredentialRevocations,
   ) {}
 
   /** Creates a key and returns its secret, which is never retrievable again. */
@@ -88,14 +88,14 @@ export class ApiKeyService {
 
   /**
    * Revokes a live key (of `accountId` only, when given). The row is committed first, then every API process is
-   * told and confirms it has dropped the key from its cache, and only then does this resolve: after it, no process
-   * accepts the key (see key-cache/api-key-cache.ts for why that holds).
+   * told and confirms it has dropped the key from its cache and ended the key's streams, and only then does this
+   * resolve: after it, no process accepts the key (see key-cache/api-key-cache.ts for why that holds).
    */
   async revoke(keyId: string, accountId?: number): Promise<boolean> {
     const owner = accountId === undefined ? {} : { accountId };
     const result = await this.keys.update({ keyId, revokedAt: IsNull(), ...owner }, { revokedAt: new Date() });
     if (!result.affected) return false;
-    await this.revocations.announce(keyId);
+    await this.revocations.announce({ kind: 'api-key', keyId });
     return true;
   }
 

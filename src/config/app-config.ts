@@ -22,6 +22,10 @@ export interface AppConfig {
   largeBodies: { concurrency: number; queue: number };
   sessionTtlHours: number;
   refreshTtlDays: number;
+  /** A session's absolute lifetime from its sign-in: refreshing never takes it (or its tokens) past this. */
+  sessionAbsoluteDays: number;
+  /** Browser access (CORS): the origins whose pages may call the API; every other origin gets no CORS headers. */
+  cors: { origins: string[] };
   /** Requests allowed per caller in any rolling window (see src/auth/rate-limit); one Redis sorted set per caller. */
   rateLimits: {
     windowSeconds: number;
@@ -200,6 +204,24 @@ function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: r
   return raw;
 }
 
+/** A comma-separated list of http(s) origins (`scheme://host[:port]`, nothing after it); empty: `fallback`. */
+function origins(env: Env, name: string, fallback: string[]): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const list = raw.split(',').map((entry) => entry.trim());
+  for (const entry of list) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(entry);
+    } catch {
+      // Reported below.
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== entry.replace(/\/$/, ''))
+      throw new ConfigError(`${name} must be comma-separated origins such as https://app.example.com, got "${entry}"`);
+  }
+  return [...new Set(list.map((entry) => new URL(entry).origin))];
+}
+
 /** Removes credentials from a URL before it is shown in an error or a log line. */
 export function redactUrl(raw: string): string {
   return raw.replace(/\/\/([^/@]*)@/, '//***@').replace(/([?&]key=)[^&]*/g, '$1***');
@@ -223,8 +245,8 @@ export function loadConfig(env: Env): AppConfig {
     'https:',
   ]);
   const apiProcesses = int(env, 'API_PROCESSES', 1, 1, 64);
-  const embedded = mode === 'simulator' && !explicitApiUrl && !externalSimulator;
   const webAppOrigin = new URL(url(env, 'WEB_APP_ORIGIN', new URL(publicBaseUrl).origin, ['http:', 'https:'])).origin;
+  const embedded = mode === 'simulator' && !explicitApiUrl && !externalSimulator;
   // Every API process would start its own embedded simulator on the same port.
   if (apiProcesses > 1 && embedded)
     throw new ConfigError('API_PROCESSES above 1 needs PLATFORM_API_URL or SIMULATOR_URL (no embedded simulator)');
@@ -244,6 +266,7 @@ export function loadConfig(env: Env): AppConfig {
     },
     sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 24, 1, 24 * 365),
     refreshTtlDays: int(env, 'REFRESH_TTL_DAYS', 30, 1, 365),
+    sessionAbsoluteDays: int(env, 'SESSION_ABSOLUTE_DAYS', 90, 1, 3650),
     rateLimits: {
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
       apiKey: int(env, 'API_KEY_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
@@ -251,6 +274,7 @@ export function loadConfig(env: Env): AppConfig {
       anonymous: int(env, 'ANONYMOUS_RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000),
       failedCredentials: int(env, 'FAILED_CREDENTIAL_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
     },
+    cors: { origins: origins(env, 'CORS_ORIGINS', [webAppOrigin]) },
     signIn: {
       webAppOrigin,
       providerEndpoint: `${communityUrl}/openid/login`,

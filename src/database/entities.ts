@@ -23,6 +23,7 @@ import { AccountEntity } from '../account-records/entities/account.entity';
 import { ApiKeyUsageEntity } from '../auth/entities/api-key-usage.entity';
 import { ApiKeyEntity } from '../auth/entities/api-key.entity';
 import { UserSessionEntity } from '../auth/entities/user-session.entity';
+import { RotatedRefreshTokenEntity } from '../auth/entities/rotated-refresh-token.entity';
 import { PlatformTotalsEntity } from '../stats/entities/platform-totals.entity';
 import { BoardValueLeaderEntity } from '../leaderboards/entities/board-value-leader.entity';
 import { AccountBestRankEntity } from '../ranks/entities/account-best-rank.entity';
@@ -47,6 +48,7 @@ export const ENTITIES = [
   ApiKeyEntity,
   ApiKeyUsageEntity,
   UserSessionEntity,
+  RotatedRefreshTokenEntity,
   AccountBadgeEntity,
   AccountAppEntity,
   AccountFriendEntity,

@@ -5,7 +5,8 @@ import { ApiKeyUsageService } from '../../src/auth/api-key-usage.service';
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { ApiKeyUsageEntity } from '../../src/auth/entities/api-key-usage.entity';
 import { ApiKeyEntity } from '../../src/auth/entities/api-key.entity';
-import { KeyRevocations } from '../../src/auth/key-cache/key-revocations.service';
+import { CredentialRevocations } from '../../src/auth/revocations/credential-revocations.service';
+import { CredentialStreams } from '../../src/auth/revocations/credential-streams';
 import { AppConfig } from '../../src/config/app-config';
 import { CoreModule } from '../../src/core.module';
 import { startTestApp, TestContext } from '../support/test-app';
@@ -14,13 +15,13 @@ import { startTestApp, TestContext } from '../support/test-app';
 async function otherProcess(config: AppConfig): Promise<INestApplicationContext> {
   @Module({
     imports: [CoreModule.forRoot(config), TypeOrmModule.forFeature([ApiKeyEntity, ApiKeyUsageEntity])],
-    providers: [ApiKeyService, ApiKeyUsageService, KeyRevocations],
+    providers: [ApiKeyService, ApiKeyUsageService, CredentialRevocations, CredentialStreams],
   })
   class KeyVerification {}
   const app = await NestFactory.createApplicationContext(KeyVerification, { logger: false });
   await app.init();
   const deadline = Date.now() + 5000;
-  while (!app.get(KeyRevocations).cache.active) {
+  while (!app.get(CredentialRevocations).cache.active) {
     if (Date.now() > deadline) throw new Error('the other process never subscribed');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -139,7 +140,7 @@ describe('developer apps', () => {
       // …which is why a revocation is broadcast: once the delete has returned, the other process refuses it.
       expect((await as(sessionToken, 'account.deleteDeveloperApp', { keyId: developerApp.keyId })).status).toBe(204);
       expect(await keys.check(apiKey)).toEqual({ ok: false, outcome: 'DISABLED' });
-      expect(other.get(KeyRevocations).cache.size).toBe(0);
+      expect(other.get(CredentialRevocations).cache.size).toBe(0);
     } finally {
       await other.close();
     }

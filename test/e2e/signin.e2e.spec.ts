@@ -33,6 +33,8 @@ describe('sign-in with the platform (OpenID 2.0)', () => {
       refreshToken: expect.stringMatching(/^rt_/),
     });
     expect(Date.parse(res.body.sessionExpiresAt)).toBeGreaterThan(Date.now());
+    // The answer holds the credential: no browser or proxy may keep it.
+    expect(res.headers['cache-control']).toBe('no-store');
     const [account] = await ctx.dataSource.query('SELECT last_queue_status FROM accounts WHERE account_id = 7');
     expect(account.last_queue_status).toBe('pending');
     const own = await settings(res.body.sessionToken);

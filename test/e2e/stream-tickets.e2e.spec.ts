@@ -82,7 +82,7 @@ describe('stream tickets', () => {
     expect(JSON.parse(again.body).detail).toContain('already used');
   });
 
-  it('should open a stream as the session that minted the ticket, and refuse it once the session is revoked', async () => {
+  it('should open a stream as the session that minted the ticket, refuse it once the session is revoked, and end its stream', async () => {
     const { sessionToken } = await ctx.session(1);
     const stream = await sse(`/v1/account.subscribe?accountId=1&ticket=${await mint(sessionToken, 'account.subscribe')}`);
     expect(stream.status).toBe(200);
@@ -92,6 +92,8 @@ describe('stream tickets', () => {
     const [session] = await ctx.app.get(SessionService).listActive(1);
     await ctx.app.get(SessionService).revoke(session.sessionId);
     expect((await sse(`/v1/account.subscribe?accountId=1&ticket=${ticket}`)).status).toBe(401);
+    // The stream its first ticket opened ended with the session (before the revocation returned).
+    await stream.ended;
   });
 
   it('should refuse a ticket of a revoked key, for another stream, beside a header, or malformed; and access_token', async () => {

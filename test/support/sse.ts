@@ -17,6 +17,8 @@ export interface SseConnection {
   body: string;
   /** Resolves with the first event matching `predicate` (already received or still to come). */
   waitFor(predicate: (event: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
+  /** Resolves once the server has ended the answer or closed the connection (not when `close` is called here). */
+  ended: Promise<void>;
   close(): void;
 }
 
@@ -28,6 +30,8 @@ export function openSse(port: number, path: string, headers: Record<string, stri
       const blocks: string[] = [];
       const waiters: { predicate: (event: SseEvent) => boolean; resolve: (event: SseEvent) => void }[] = [];
       let buffer = '';
+      let closedHere = false;
+      const ended = new Promise<void>((done) => res.once('close', () => !closedHere && done()));
       const connection: SseConnection = {
         status: res.statusCode ?? 0,
         contentType: String(res.headers['content-type'] ?? ''),
@@ -43,7 +47,11 @@ export function openSse(port: number, path: string, headers: Record<string, stri
             waiters.push({ predicate, resolve: (event) => (clearTimeout(timer), done(event)) });
           });
         },
-        close: () => req.destroy(),
+        ended,
+        close: () => {
+          closedHere = true;
+          req.destroy();
+        },
       };
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {

@@ -123,13 +123,18 @@ export class LeaderboardAccountsService {
   /** The largest page a caller may ask of the donor-perk listings, from its roles. */
   async maxPageSize(accountId: number): Promise<number> {
     const roles = await this.roles.find({ where: { accountId } });
-    return Math.max(DEFAULT_PAGE_SIZE, ...roles.map((role) => PAGE_SIZE_BY_ROLE[role.role] ?? 0));
+    return pageSizeForRoles(roles.map((role) => role.role));
   }
 }
 
 /** Page sizes of `badge.listCrafters` and `app.listOwners`: a perk of donors (and of staff). */
 export const DEFAULT_PAGE_SIZE = 25;
 const PAGE_SIZE_BY_ROLE: Partial<Record<string, number>> = { donator: 100, staff: 500, owner: 500, developer: 500 };
+
+/** The largest page of the donor-perk listings for an account holding `roles`. */
+export function pageSizeForRoles(roles: string[]): number {
+  return Math.max(DEFAULT_PAGE_SIZE, ...roles.map((role) => PAGE_SIZE_BY_ROLE[role] ?? 0));
+}
 
 /** Every column of an entity's table as `column AS "property"`. */
 export function selectList(repository: Repository<object>): string {

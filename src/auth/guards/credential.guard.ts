@@ -10,6 +10,7 @@ import { Principal } from '../../common/auth/principal';
 import { clientAddress } from '../rate-limit/client-address';
 import { RateLimiter, RateSubject } from '../rate-limit/rate-limiter.service';
 import { StreamTicketService } from '../stream-tickets/stream-ticket.service';
+import { CredentialStreams } from '../revocations/credential-streams';
 import { ApiKeyAuthGuard, SessionAuthGuard } from './strategy.guards';
 
 function subjectOf(principal: Principal): RateSubject {
@@ -59,9 +60,22 @@ export class CredentialGuard implements CanActivate {
     private readonly tickets: StreamTicketService,
     private readonly apiKeyGuard: ApiKeyAuthGuard,
     private readonly sessionGuard: SessionAuthGuard,
+    private readonly streams: CredentialStreams,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    const allowed = await this.admit(context);
+    // A stream outlives the check of its credential: it is ended when that credential is revoked (CredentialStreams).
+    const request = context.switchToHttp().getRequest<Request & { user?: Principal }>();
+    if (allowed && request.user && this.reflector.get<StreamOperation | undefined>(WIRE_STREAM, context.getHandler())) {
+      if (!this.streams.watch(request.user, context.switchToHttp().getResponse<Response>())) {
+        throw unauthorized('The credential of this stream was revoked.');
+      }
+    }
+    return allowed;
+  }
+
+  private async admit(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     const policy = this.reflector.getAllAndOverride<AuthPolicy | undefined>(AUTH_POLICY, targets);
     const request = context.switchToHttp().getRequest<Request & { user?: Principal }>();

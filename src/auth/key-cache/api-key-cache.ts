@@ -3,7 +3,7 @@
  *
  * Verifying an API key used to cost a PostgreSQL query per request. Each API process now keeps the keys it has
  * verified lately in memory (`ApiKeyCache`: bounded, least recently used first out, each entry for a short TTL), and a
- * revocation is broadcast to every process over Redis pub/sub (`KeyRevocations`). The rule that matters: **once a
+ * revocation is broadcast to every process over Redis pub/sub (`CredentialRevocations`, ../revocations/). The rule that matters: **once a
  * revocation (account.deleteDeveloperApp, `api-key revoke`) has returned, no process serves the key from its cache.**
  * How it holds:
  *

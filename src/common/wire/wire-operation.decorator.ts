@@ -1,4 +1,4 @@
-import { applyDecorators, HttpCode, Post, SetMetadata, Sse, Type, UseGuards } from '@nestjs/common';
+import { applyDecorators, Header, HttpCode, Post, SetMetadata, Sse, Type, UseGuards } from '@nestjs/common';
 import {
   ApiBody,
   ApiExtension,
@@ -63,7 +63,17 @@ export interface WireOperationOptions {
   errors: number[];
   /** The operation takes no body: anything but nothing or `{}` is a 422. */
   noBody?: boolean;
+  /**
+   * Its answers carry a credential, a code or a secret, or the caller's own private data: `Cache-Control: no-store`,
+   * so no browser or proxy keeps them. On by default for the session-only operations (the signed-in user's own
+   * account) and for those whose body is the credential (`refresh-token`, `sign-in`); set it for others that answer a
+   * secret (e.g. a stream ticket).
+   */
+  noStore?: boolean;
 }
+
+/** The policies whose operations answer `Cache-Control: no-store` unless they say otherwise (see `noStore`). */
+const NO_STORE_POLICIES: ReadonlySet<AuthPolicy> = new Set<AuthPolicy>(['session', 'refresh-token', 'sign-in']);
 
 /**
  * Declares one wire operation: route, status, credential policy, `$schema` name and the OpenAPI entry, so a
@@ -93,6 +103,7 @@ export function WireOperation(options: WireOperationOptions) {
   if (options.noBody) {
     decorators.push(UseGuards(EmptyBodyGuard), ApiBody({ required: false, schema: { type: 'object', maxProperties: 0 } }));
   }
+  if (options.noStore ?? NO_STORE_POLICIES.has(options.auth)) decorators.push(Header('Cache-Control', 'no-store'));
   return applyDecorators(...decorators);
 }
 
