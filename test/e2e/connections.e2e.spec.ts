@@ -8,6 +8,7 @@ import { OAUTH_PROVIDERS, SIMULATOR_OAUTH_CLIENT } from '../../src/config/connec
 import { PlatformSimulator } from '../../src/platform/simulator';
 import { simulatedIdentity } from '../../src/platform/simulator/oauth/oauth-identities';
 import { TestDnsServer } from '../support/dns-server';
+import { simulatorOAuthCode } from '../support/oauth';
 import { startTestApp, TestContext } from '../support/test-app';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -53,37 +54,8 @@ describe('account connections', () => {
   const rowCount = async () => Number((await ctx.dataSource.query('SELECT count(*) AS n FROM account_connections'))[0].n);
 
   /** The browser's part: the provider's authorize page, its form submitted for a simulated account, the redirect's code. */
-  async function authorize(provider: string, simulatedAccount: number): Promise<string> {
-    const start = new URL(`${simulatorUrl}/oauth/${provider}/authorize`);
-    const state = `st${simulatedAccount}`;
-    for (const [key, value] of Object.entries({
-      response_type: 'code',
-      client_id: SIMULATOR_OAUTH_CLIENT.clientId,
-      redirect_uri: ctx.config.connections.redirectUri,
-      scope: 'identify',
-      state,
-    }))
-      start.searchParams.set(key, value);
-    const page = await fetch(start);
-    expect(page.status).toBe(200);
-    const html = await page.text();
-    const action = /<form method="post" action="([^"]+)"/.exec(html)![1];
-    const form = new URLSearchParams();
-    for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-      form.set(match[1], match[2].replace(/&amp;/g, '&'));
-    form.set('account', String(simulatedAccount));
-    const submitted = await fetch(new URL(action, simulatorUrl), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: form.toString(),
-      redirect: 'manual',
-    });
-    expect(submitted.status).toBe(302);
-    const back = new URL(submitted.headers.get('location')!);
-    expect(`${back.origin}${back.pathname}`).toBe(ctx.config.connections.redirectUri);
-    expect(back.searchParams.get('state')).toBe(state);
-    return back.searchParams.get('code')!;
-  }
+  const authorize = (provider: string, simulatedAccount: number): Promise<string> =>
+    simulatorOAuthCode(simulatorUrl, ctx.config.connections.redirectUri, provider, simulatedAccount);
 
   beforeAll(async () => {
     simulator = new PlatformSimulator({ seed: 1, accounts: 50 });
