@@ -29,8 +29,9 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
 };
 
 /**
- * These name the caller's own image (`imageId`, from account.listImages) or connection (`connectionId`, from
- * account.createConnection or account.getSettings): placeholders to replace, so the examples test does not run them.
+ * These name the caller's own image (`imageId`, from account.listImages), connection (`connectionId`, from
+ * account.createConnection or account.getSettings) or session (`sessionId`, from account.getSettings): placeholders
+ * to replace, so the examples test does not run them.
  */
 const CONNECTION_ID = 'con_Q2hhbmdlTWVJbUFuRXhhbX';
 export const OWN_ITEM_EXAMPLES: Record<string, unknown> = {
@@ -39,6 +40,7 @@ export const OWN_ITEM_EXAMPLES: Record<string, unknown> = {
   'account.updateConnection': { connectionId: CONNECTION_ID, hidden: true },
   'account.reconnectConnection': { connectionId: CONNECTION_ID, code: 'the code the provider redirected back with' },
   'account.deleteConnection': { connectionId: CONNECTION_ID },
+  'account.deleteSession': { sessionId: 'ses_0123456789abcdef' },
 };
 
 /** Account 1 of the default simulator: its vanity, a friend of it, an app it holds a badge of, an item it owns. */
