@@ -93,11 +93,11 @@ describe('credential policies', () => {
       'POST /v1/account.updateVanity',
       'POST /v1/account.updateWebhook',
       'POST /v1/account.uploadImages',
+      'POST /v1/account.verifyConnection',
       'POST /v1/account.verifyEmail',
       'POST /v1/kv.delete',
       'POST /v1/kv.list',
       'POST /v1/kv.set',
-      'POST /v1/account.verifyConnection',
     ]);
   });
 
