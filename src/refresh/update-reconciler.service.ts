@@ -130,9 +130,10 @@ export class UpdateReconciler implements OnApplicationBootstrap, BeforeApplicati
         [runId, row.account_id],
       );
     // Waiting for its job again, not running: what account.getInfo shows until a worker starts it.
-    await this.dataSource.query(`UPDATE accounts SET last_queue_status = 'pending' WHERE account_id = $1 AND last_queue_status = 'in_progress'`, [
-      row.account_id,
-    ]);
+    await this.dataSource.query(
+      `UPDATE accounts SET last_queue_status = 'pending' WHERE account_id = $1 AND last_queue_status = 'in_progress'`,
+      [row.account_id],
+    );
     await this.dataSource.query(`UPDATE account_updates SET status = 'pending' WHERE run_id = $1 AND status = 'in_progress'`, [runId]);
     await this.queue.enqueue(row.account_id, runId);
   }

@@ -7,16 +7,17 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * tens of bytes for a few viewers, at most 12 KB), so the distinct viewers of a window stay an exact union of its
  * buckets after a restore. Hours are kept for the last day, days for 30; older rows are pruned.
  *
- * The key leads with the bucket's start: pruning deletes a range of it and a restore reads it in key order.
+ * The key leads with the unit and the bucket's start: pruning a unit deletes a range of it, and a restore reads each
+ * unit's kept range in key order.
  */
 @Entity('profile_view_buckets')
 export class ProfileViewBucketEntity {
-  @PrimaryColumn('timestamptz')
-  startsAt: Date;
-
   /** `h` (an hour) or `d` (a UTC day). */
   @PrimaryColumn('char', { length: 1 })
   unit: 'h' | 'd';
+
+  @PrimaryColumn('timestamptz')
+  startsAt: Date;
 
   @PrimaryColumn('integer')
   accountId: number;

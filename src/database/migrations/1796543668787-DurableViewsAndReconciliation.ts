@@ -1,10 +1,10 @@
 import { MigrationInterface, QueryRunner } from "typeorm";
 
-export class DurableViewsAndReconciliation1796543524513 implements MigrationInterface {
-    name = 'DurableViewsAndReconciliation1796543524513'
+export class DurableViewsAndReconciliation1796543668787 implements MigrationInterface {
+    name = 'DurableViewsAndReconciliation1796543668787'
 
     public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`CREATE TABLE "profile_view_buckets" ("starts_at" TIMESTAMP WITH TIME ZONE NOT NULL, "unit" character(1) NOT NULL, "account_id" integer NOT NULL, "hits" integer NOT NULL, "visitors" bytea NOT NULL, CONSTRAINT "PK_3d977561ec02c97bb0ea1d642cf" PRIMARY KEY ("starts_at", "unit", "account_id"))`);
+        await queryRunner.query(`CREATE TABLE "profile_view_buckets" ("unit" character(1) NOT NULL, "starts_at" TIMESTAMP WITH TIME ZONE NOT NULL, "account_id" integer NOT NULL, "hits" integer NOT NULL, "visitors" bytea NOT NULL, CONSTRAINT "PK_3d977561ec02c97bb0ea1d642cf" PRIMARY KEY ("unit", "starts_at", "account_id"))`);
         await queryRunner.query(`CREATE INDEX "ix_accounts_queued" ON "accounts"  ("account_id") WHERE last_queue_status IN ('pending', 'in_progress')`);
     }
 
