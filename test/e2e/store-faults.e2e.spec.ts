@@ -9,6 +9,7 @@ import { createHttpApp } from '../../src/http-app';
 import { PlatformSimulator } from '../../src/platform/simulator';
 import { UpdateReconciler } from '../../src/refresh/update-reconciler.service';
 import { WorkerModule } from '../../src/worker.module';
+import { changesReferenceSql } from '../support/changes-reference';
 import { cloneTemplate } from '../support/databases';
 import { freePort } from '../support/ports';
 import { PostgresProxy, PrivateRedis } from '../support/private-stores';
@@ -20,7 +21,8 @@ import { testConfig, uniqueName } from '../support/test-app';
  * reached through a proxy it cuts. The API and the worker run in this process (as the pipeline suites run them), with
  * the recovery intervals shortened to a second, over a small simulated population. After each fault: no account
  * `pending` or `in_progress` within 60 s of the store coming back, the view counts and the trending ranking as they
- * were before it (every view was rolled up into PostgreSQL before the fault), the xp board in PostgreSQL's order, and
+ * were before it (every view was rolled up into PostgreSQL before the fault), the xp board in PostgreSQL's order and its
+ * changes as recomputed from the base tables (the derived state a Redis that came back empty rebuilds by itself), and
  * nothing but 503 with Retry-After among the answers while it lasted.
  */
 const POPULATION = 40;
@@ -29,6 +31,22 @@ const VIEWED = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 const RECOVERY_MS = 60_000;
 /** Queued by the test just before each fault (never by the load), so an update is under way when it strikes. */
 const IN_FLIGHT = POPULATION;
+
+interface TrendingRow {
+  accountId: number;
+  uniqueViews: number;
+  totalViews: number;
+}
+
+/** View stats with `hits` more views by `viewers` new viewers, in every window. */
+function addViews(stats: Record<string, number>, hits: number, viewers: number): Record<string, number> {
+  const out = { ...stats };
+  for (const window of ['24h', '7d', '30d']) {
+    out[`total${window}`] += hits;
+    out[`unique${window}`] += viewers;
+  }
+  return out;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -114,7 +132,7 @@ describe('store faults under load', () => {
   let key: string;
   let load: Load;
   let viewsBefore: Record<number, unknown>;
-  let trendingBefore: unknown[];
+  let trendingBefore: TrendingRow[];
   /** Accounts the worker's UpdateReconciler put right (re-queued or settled). */
   let reconciled = 0;
 
@@ -125,7 +143,7 @@ describe('store faults under load', () => {
   const trending = async () =>
     ((await http().post('/v1/account.getTrending').send({ window: '7d', limit: 100 }).expect(200)).body.accounts as { accountId: number }[])
       .filter((row) => VIEWED.includes(row.accountId))
-      .map(({ accountId, uniqueViews, totalViews }: Record<string, unknown>) => ({ accountId, uniqueViews, totalViews }));
+      .map(({ accountId, uniqueViews, totalViews }: Record<string, unknown>) => ({ accountId, uniqueViews, totalViews }) as TrendingRow);
   const waiting = async () =>
     (await dataSource.query(
       `SELECT account_id, last_queue_status FROM accounts WHERE last_queue_status IN ('pending', 'in_progress')`,
@@ -151,6 +169,26 @@ describe('store faults under load', () => {
     return JSON.stringify(ids) === JSON.stringify(expected.map((row) => row.account_id)) ? true : undefined;
   };
 
+  /** leaderboard.getChanges (xp, 24 h) against its recomputation from the base tables (test/support/changes-reference.ts). */
+  const changesMatch = async (): Promise<true | undefined> => {
+    const res = await http()
+      .post('/v1/leaderboard.getChanges')
+      .send({ leaderboard: 'xp', window: '24h', metric: 'rank', direction: 'improvements', limit: 100 });
+    if (res.status !== 200) return undefined;
+    const expected: { accountId: number }[] = await dataSource.query(changesReferenceSql('xp', 'rank', 'improvements'), [
+      'xp',
+      new Date(Date.now() - 86_400_000),
+      null,
+      100,
+      0,
+    ]);
+    const got = (res.body.changes as { accountId: number; newRank: number }[]).map(({ accountId, newRank }) => ({ accountId, newRank }));
+    return JSON.stringify(got) ===
+      JSON.stringify(expected.map(({ accountId, newRank }: Record<string, unknown>) => ({ accountId, newRank })))
+      ? true
+      : undefined;
+  };
+
   /** Queues IN_FLIGHT and checks it is waiting or running: the fault strikes an update under way. */
   const queueInFlight = async () => {
     await http()
@@ -169,6 +207,7 @@ describe('store faults under load', () => {
     await until(`no account waiting after ${fault}`, async () => ((await waiting()).length === 0 ? true : undefined), RECOVERY_MS);
     const settledMs = Date.now() - back;
     await until(`the xp board in PostgreSQL's order after ${fault}`, boardMatches, RECOVERY_MS);
+    await until(`the board changes as recomputed after ${fault}`, changesMatch, RECOVERY_MS);
     for (const accountId of VIEWED)
       await until(
         `the views of account ${accountId} after ${fault}`,
@@ -268,6 +307,26 @@ describe('store faults under load', () => {
     await redis.stop();
     await sleep(1_500);
     await redis.startReady();
+    // Views of the new Redis, before or after the worker has put the stored ones back: counted on top of them.
+    for (let view = 0; view < 2; view++)
+      await until(
+        'a view of the new Redis',
+        async () =>
+          (
+            await http()
+              .post('/v1/account.getInfo')
+              .set('Authorization', `Bearer ${key}`)
+              .set('X-Visitor-Id', 'late')
+              .send({ id: { accountId: 1 } })
+          ).status === 200
+            ? true
+            : undefined,
+        10_000,
+      );
+    viewsBefore[1] = addViews(viewsBefore[1] as Record<string, number>, 2, 1);
+    trendingBefore = trendingBefore
+      .map((row) => (row.accountId === 1 ? { ...row, uniqueViews: row.uniqueViews + 1, totalViews: row.totalViews + 2 } : row))
+      .sort((a, b) => b.uniqueViews - a.uniqueViews || b.totalViews - a.totalViews || a.accountId - b.accountId);
     const settledMs = await expectRecovered('Redis came back empty');
     expect(settledMs).toBeLessThan(RECOVERY_MS);
     // The jobs went with Redis: the update under way was queued again by the reconciliation, not by a worker's boot.
