@@ -5,6 +5,7 @@ import { CoreModule } from './core.module';
 import { RefreshWorkerModule } from './refresh/refresh-worker.module';
 import { PricingWorkerModule } from './pricing/pricing-worker.module';
 import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
+import { ViewRollupModule } from './accounts/views/view-rollup.module';
 
 /** The job process: BullMQ processors over the same core and area services as the API, without HTTP. */
 @Module({})
@@ -12,7 +13,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config), QueueModule, RefreshWorkerModule, PricingWorkerModule, WebhooksWorkerModule],
+      imports: [CoreModule.forRoot(config), QueueModule, RefreshWorkerModule, PricingWorkerModule, WebhooksWorkerModule, ViewRollupModule],
     };
   }
 }

@@ -104,6 +104,12 @@ export interface AppConfig {
     attempts: number;
     lockDurationMs: number;
     stalledIntervalMs: number;
+    /** How often the worker looks for updates left `pending` / `in_progress` without a job (UpdateReconciler). */
+    recoveryIntervalMs: number;
+  };
+  views: {
+    /** How often the worker copies the changed profile view counts from Redis into PostgreSQL (ViewRollup). */
+    rollupIntervalMs: number;
   };
   ranks: {
     /** Entries all per-app and per-badge boards may hold together before the least recently read are dropped. */
@@ -320,6 +326,10 @@ export function loadConfig(env: Env): AppConfig {
       attempts: int(env, 'UPDATE_ATTEMPTS', 5, 1, 50),
       lockDurationMs: int(env, 'UPDATE_LOCK_MS', 30_000, 1000, 600_000),
       stalledIntervalMs: int(env, 'UPDATE_STALLED_CHECK_MS', 15_000, 500, 600_000),
+      recoveryIntervalMs: int(env, 'UPDATE_RECOVERY_INTERVAL_MS', 20_000, 100, 600_000),
+    },
+    views: {
+      rollupIntervalMs: int(env, 'VIEW_ROLLUP_INTERVAL_MS', 30_000, 100, 600_000),
     },
     ranks: {
       lazyBudget: int(env, 'RANK_LAZY_BUDGET', 900_000, 1, 100_000_000),

@@ -39,6 +39,7 @@ import { WebhookFollowEntity } from '../webhooks/entities/webhook-follow.entity'
 import { EmailVerificationCodeEntity } from '../email/entities/email-verification-code.entity';
 import { AccountKvEntryEntity } from '../preferences/entities/account-kv-entry.entity';
 import { AccountBadgeBookmarkEntity } from '../preferences/entities/account-badge-bookmark.entity';
+import { ProfileViewBucketEntity } from '../accounts/views/entities/profile-view-bucket.entity';
 
 /** Every entity of the service; the data source, the migration generator and the drift check all use this list. */
 export const ENTITIES = [
@@ -83,4 +84,5 @@ export const ENTITIES = [
   EmailVerificationCodeEntity,
   AccountKvEntryEntity,
   AccountBadgeBookmarkEntity,
+  ProfileViewBucketEntity,
 ];

@@ -100,8 +100,10 @@ export class AccountUpdateQueueService {
     );
   }
 
+  /** Whether the run has a job that will still run (waiting, delayed or active; not gone, completed or failed). */
   async hasJob(accountId: number, runId: string): Promise<boolean> {
-    return Boolean(await this.queue.getJob(accountUpdateJobId(accountId, runId)));
+    const state = await this.queue.getJobState(accountUpdateJobId(accountId, runId));
+    return state !== 'unknown' && state !== 'completed' && state !== 'failed';
   }
 
   /** Workers connected to the update queue, or null when Redis does not say (CLIENT LIST may be disabled). */

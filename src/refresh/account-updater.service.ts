@@ -5,6 +5,7 @@ import { Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { JsonLogger } from '../common/logging/json-logger';
+import { retryThroughOutage } from '../common/lifecycle/retry-through-outage';
 import { RedisChannel } from '../common/redis/redis-channel';
 import { REDIS } from '../common/redis/redis.module';
 import { CompletedRunMessage, completedRunsChannel } from '../account-records/completed-runs';
@@ -122,7 +123,8 @@ export class AccountUpdater {
 
   /**
    * After a failed attempt: back to `pending` while BullMQ will retry; after the last attempt the run is
-   * recorded as failed and the account returns to its last settled state, so nothing stays `in_progress`.
+   * recorded as failed and the account returns to its last settled state, so nothing stays `in_progress`. That last
+   * write is retried while PostgreSQL is away (retryThroughOutage): the attempt failed because of it, most likely.
    */
   async attemptFailed(accountId: number, runId: string, error: Error, willRetry: boolean): Promise<void> {
     const category = error.name === 'UnrecoverableError' ? 'not_found' : (error.constructor?.name ?? 'Error');
@@ -132,14 +134,42 @@ export class AccountUpdater {
       await this.runs.update({ runId }, { status: 'pending' });
       return;
     }
-    const account = await this.accounts.findOne({ where: { accountId } });
-    await this.accounts.update({ accountId }, { lastQueueStatus: account?.updatedAt ? 'completed' : 'undefined' });
-    const run = await this.runs.findOne({ where: { runId } });
-    const failure = { category, retryable: category !== 'not_found' };
-    const current = await this.progress.read(accountId);
-    const base = current?.runId === runId ? current : UpdateProgressService.initial(accountId, runId, run?.queuedAt ?? new Date());
-    const failed = UpdateProgressService.finished(base, 'failed', failure);
-    await this.runs.update({ runId }, { status: 'failed', finishedAt: new Date(), error: failure, steps: failed.steps });
-    await this.progress.publish(failed);
+    await this.settleFailed(accountId, runId, { category, retryable: category !== 'not_found' });
+  }
+
+  /**
+   * Records a run as failed (its steps as far as its progress got) and returns the account to its last settled state
+   * (`completed` once refreshed, else `undefined`), in one transaction retried through a PostgreSQL outage. Only a run
+   * still pending or in progress is settled, and the account only while no other run of it waits: a run that
+   * completed, or a newer run, is left alone. The failed progress is published after, best effort (Redis may be away
+   * too; account.updateProgress reads the run's row once the progress is gone).
+   */
+  async settleFailed(accountId: number, runId: string, failure: { category: string; retryable: boolean }): Promise<void> {
+    const current = await this.progress.read(accountId).catch(() => null);
+    const settled = await retryThroughOutage(this.logger, 'failed update', () =>
+      this.runs.manager.transaction(async (manager) => {
+        const [runs]: [{ queued_at: Date }[], number] = await manager.query(
+          `UPDATE account_updates SET status = 'failed', finished_at = now(), error = $2
+            WHERE run_id = $1 AND status IN ('pending', 'in_progress') RETURNING queued_at`,
+          [runId, JSON.stringify(failure)],
+        );
+        await manager.query(
+          `UPDATE accounts SET last_queue_status = CASE WHEN updated_at IS NULL THEN 'undefined' ELSE 'completed' END
+            WHERE account_id = $1 AND last_queue_status IN ('pending', 'in_progress')
+              AND NOT EXISTS (SELECT 1 FROM account_updates u
+                               WHERE u.account_id = $1 AND u.run_id <> $2 AND u.status IN ('pending', 'in_progress'))`,
+          [accountId, runId],
+        );
+        if (!runs.length) return null;
+        const base = current?.runId === runId ? current : UpdateProgressService.initial(accountId, runId, runs[0].queued_at);
+        const failed = UpdateProgressService.finished(base, 'failed', failure);
+        await manager.query('UPDATE account_updates SET steps = $2 WHERE run_id = $1', [runId, JSON.stringify(failed.steps)]);
+        return failed;
+      }),
+    );
+    if (settled)
+      await this.progress
+        .publish(settled)
+        .catch((error: unknown) => this.logger.warn({ msg: 'could not publish a failed update', runId, error: String(error) }));
   }
 }

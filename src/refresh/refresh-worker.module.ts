@@ -12,7 +12,7 @@ import { AccountUpdater } from './account-updater.service';
 import { RefreshModule } from './refresh.module';
 import { AccountWriter } from './account-writer';
 import { PlatformSnapshotReader } from './platform-snapshot';
-import { StuckUpdateRecovery } from './stuck-update-recovery.service';
+import { UpdateReconciler } from './update-reconciler.service';
 import { GroupBoardModule } from '../groups/group-board.module';
 import { GROUP_REFRESH_QUEUE } from './group-refresh.constants';
 import { GroupRefreshQueue } from './group-refresh-queue.service';
@@ -37,7 +37,7 @@ import { GroupRefreshProcessor } from './group-refresh.processor';
     AccountWriter,
     AccountUpdater,
     AccountUpdateProcessor,
-    StuckUpdateRecovery,
+    UpdateReconciler,
     ChangeSweeper,
     ChangeSnapshotRefresher,
     GroupRefresher,

@@ -13,11 +13,12 @@ const IN_FLIGHT = 1000;
  * Profile views for account.getViewStats / account.getTrending, recorded through the service's own TrendingCounter
  * (same keys, buckets and expiry as real views), spread over the 30 days before `now`. About 1% of accounts are
  * viewed, heavy-tailed (1–300 hits by up to ~60% as many visitors), so a million accounts cost ~0.5 M hits.
- * Views live in Redis only and expire like real ones (32 days).
+ * Views expire like real ones (32 days) and are copied into PostgreSQL by the worker like real ones (ViewRollup).
  */
 export async function seedProfileViews(config: AppConfig, seed: number, accounts: number, nowMs: number): Promise<number> {
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
-  const counter = new TrendingCounter(redis, redisKey(config, 'views'));
+  // Tracked as real views are: the worker's ViewRollup copies them into PostgreSQL.
+  const counter = new TrendingCounter(redis, redisKey(config, 'views'), { trackChanges: true });
   let hits = 0;
   let inFlight: Promise<void>[] = [];
   try {

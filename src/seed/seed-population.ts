@@ -129,8 +129,8 @@ export async function seedPopulation(config: AppConfig, options: SeedOptions): P
     ]);
     log(`stored ${groups} groups`);
     timings.finish = seconds(phase);
-    // Profile views live in Redis only and no keeper of derived state reads them, so they are written beside the
-    // rebuild, whose processes leave part of the two cores idle (each mostly one Node thread waiting on its stores).
+    // Profile views go to Redis (the worker rolls them up into PostgreSQL later) and no keeper of derived state reads
+    // them, so they are written beside the rebuild, whose processes leave part of the two cores idle (each mostly one Node thread waiting on its stores).
     // Settled both before either failure is reported: a seed never returns with a writer still running.
     phase = Date.now();
     const timed = async <T>(work: Promise<T>, phaseName: 'views' | 'derived'): Promise<T> => {

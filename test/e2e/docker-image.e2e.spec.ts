@@ -23,9 +23,11 @@ interface ComposeService {
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  volumes?: string[];
 }
 const compose = load(read('docker-compose.yml'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as {
   services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
 };
 const APP_SERVICES = ['api', 'worker', 'simulator'];
 const defaults = loadConfig({});
@@ -158,6 +160,19 @@ describe('the Docker image, built without Docker', () => {
     const simulatorPort = `\${SIMULATOR_PORT:-${defaults.simulator.port}}`;
     expect(compose.services.simulator.ports).toEqual([`127.0.0.1:${simulatorPort}:${simulatorPort}`]);
     expect(defaults.platform.apiUrl).toBe(`http://127.0.0.1:${defaults.simulator.port}`);
+  });
+
+  it('should keep Redis on disk, append-only and never evicting, as the queue and the view counts need', () => {
+    const command = compose.services.redis.command ?? [];
+    const option = (name: string) => command[command.indexOf(`--${name}`) + 1];
+    expect(command[0]).toBe('redis-server');
+    expect(option('appendonly')).toBe('yes');
+    expect(option('appendfsync')).toBe('everysec');
+    // BullMQ's requirement: an evicted job key is a job lost.
+    expect(option('maxmemory-policy')).toBe('noeviction');
+    const [volume, path] = (compose.services.redis.volumes ?? [''])[0].split(':');
+    expect(path).toBe('/data');
+    expect(Object.keys(compose.volumes ?? {})).toContain(volume);
   });
 
   it('should health-check every service something waits for', () => {

@@ -1,9 +1,4 @@
 import { INestApplication } from '@nestjs/common';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { createConnection, createServer, Server, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
@@ -11,77 +6,11 @@ import { dropDatabase } from '../../src/database/ensure-database';
 import { createHttpApp } from '../../src/http-app';
 import { cloneTemplate } from '../support/databases';
 import { captureLogs } from '../support/logs';
-import { databaseUrl, pgAddress, viaAddress } from '../support/stores';
+import { PostgresProxy, PrivateRedis } from '../support/private-stores';
+import { databaseUrl, viaAddress } from '../support/stores';
 import { clearRedisPrefix, testConfig, uniqueName } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A private redis-server this test may stop and start again on the same port. */
-class PrivateRedis {
-  private readonly pidFile = join(tmpdir(), `bst-redis-${process.pid}-${Date.now()}.pid`);
-  constructor(readonly port: number) {}
-
-  start(): void {
-    execFileSync('redis-server', [
-      '--port',
-      String(this.port),
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--daemonize',
-      'yes',
-      '--pidfile',
-      this.pidFile,
-    ]);
-  }
-
-  async stop(): Promise<void> {
-    if (!existsSync(this.pidFile)) return;
-    const pid = Number(readFileSync(this.pidFile, 'utf8'));
-    process.kill(pid, 'SIGKILL');
-    while (isAlive(pid)) await sleep(20);
-    rmSync(this.pidFile, { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A TCP proxy to the local PostgreSQL: closing it is PostgreSQL going away, open connections included. */
-class PostgresProxy {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  async open(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = createConnection(pgAddress().port, pgAddress().host);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => (client.destroy(), upstream.destroy()));
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as { port: number }).port;
-    this.server = server;
-  }
-
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const socket of this.sockets) socket.destroy();
-    if (server) await new Promise((resolve) => server.close(resolve));
-  }
-}
 
 /** Every line written to stdout by anything but the logger (a library printing by itself), for checking it is JSON. */
 function captureStdout(): { lines: string[]; restore: () => void } {

@@ -11,6 +11,8 @@ import { AccountPrivacy, LastQueueStatus } from '../account.enums';
 @Index('ix_accounts_apps', ['apps', 'accountId'], { where: 'updated_at IS NOT NULL' })
 // Accounts refreshed since a moment: what a rank build places again once it is done (src/ranks).
 @Index('ix_accounts_updated_at', ['updatedAt'], { where: 'updated_at IS NOT NULL' })
+// The accounts waiting for or in an update: what the worker's UpdateReconciler walks (a few rows, not the population).
+@Index('ix_accounts_queued', ['accountId'], { where: "last_queue_status IN ('pending', 'in_progress')" })
 // The site vanity is stored lower-case, so its unique index is unique without regard to case.
 @Check('ck_accounts_site_vanity_lower', '"site_vanity" = lower("site_vanity")')
 export class AccountEntity {

@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { unlinkMatching } from '../../common/redis/redis-batch';
 import { REDIS, redisKey } from '../../common/redis/redis.module';
-import { HITS_KEY, TrendingCounter, TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
+import { CHANGED_KEY, HITS_KEY, TrendingCounter, TrendingCounts, TrendingWindow } from '../../common/redis/trending-counter';
 import { DerivedState, DerivedStateKeeper } from '../../derived/derived-state';
 
 const HOUR_MS = 3_600_000;
@@ -32,7 +32,8 @@ const WINDOWS: Record<TrendingWindow, { unit: 'h' | 'd'; count: number; step: nu
  * then per hit its visitor sets (hour, day) and, when ARGV[4] is '1', a key whose existence the script reports (the
  * profile's replay log: is anyone following it?). ARGV: [1] TTL, [2], [3], [4], then per hit its member and visitor.
  * The shared keys' TTLs are set (and the rankings' existence read) once per batch, not once per hit. Returns the
- * 0-based positions of the hits whose reported key exists.
+ * 0-based positions of the hits whose reported key exists. The last KEY is the set of changed `<bucket>|<member>`
+ * (CHANGED_KEY: what ViewRollup copies into PostgreSQL next), one entry per profile and bucket of the batch.
  */
 const RECORD_HITS = `
 local ttl, hourly, last = ARGV[1], tonumber(ARGV[2]), 4 + tonumber(ARGV[3])
@@ -62,6 +63,15 @@ for h = 0, hits - 1 do
   if watching and redis.call('EXISTS', KEYS[last + per * h + 3]) == 1 then watched[#watched + 1] = h end
 end
 for k = 1, 4 do redis.call('EXPIRE', KEYS[k], ttl) end
+local changed, hour, day, seen = KEYS[#KEYS], string.match(KEYS[1], ':([^:]+)$'), string.match(KEYS[3], ':([^:]+)$'), {}
+for h = 0, hits - 1 do
+  local member = ARGV[5 + 2 * h]
+  if not seen[member] then
+    seen[member] = true
+    redis.call('SADD', changed, hour .. '|' .. member, day .. '|' .. member)
+  end
+end
+redis.call('EXPIRE', changed, ttl)
 return watched`;
 
 /** One profile view: the profile (member), its viewer, and when. */
@@ -125,7 +135,7 @@ export class ViewTrends implements DerivedStateKeeper, OnApplicationBootstrap {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.namespace = redisKey(config, 'views');
-    this.counter = new TrendingCounter(redis, this.namespace);
+    this.counter = new TrendingCounter(redis, this.namespace, { trackChanges: true });
     // By EVALSHA (loaded once per connection): EVAL sent the whole script, and Redis hashed it, on every view.
     redis.defineCommand('badgeStatsRecordViewHits', { lua: RECORD_HITS });
   }
@@ -166,6 +176,7 @@ export class ViewTrends implements DerivedStateKeeper, OnApplicationBootstrap {
         if (watchKeys) keys.push(watchKeys[i]);
         args.push(member, visitor);
       }
+      keys.push(this.key(CHANGED_KEY));
       const watched = await client.badgeStatsRecordViewHits(
         keys.length,
         ...keys,

@@ -18,6 +18,11 @@ export type TrendingWindow = (typeof TRENDING_WINDOWS)[number];
  */
 export const HITS_KEY = 'hits';
 export const LEGACY_HITS_KEY = 'rank-total';
+/**
+ * The set of `<bucket>|<member>` whose counts changed since a rollup last copied them elsewhere (see ViewRollup, the
+ * profile views' copy in PostgreSQL); written only by a counter made with `trackChanges`.
+ */
+export const CHANGED_KEY = 'changed';
 
 export interface TrendingCounts {
   unique: number;
@@ -36,6 +41,9 @@ for i = 0, 1 do
   if fresh == 1 then redis.call('ZINCRBY', KEYS[base + 3], 1, ARGV[1]) end
   redis.call('EXPIRE', KEYS[base + 3], ARGV[3])
 end
+if KEYS[7] then
+  redis.call('SADD', KEYS[7], ARGV[4] .. '|' .. ARGV[1], ARGV[5] .. '|' .. ARGV[1]); redis.call('EXPIRE', KEYS[7], ARGV[3])
+end
 return 1`;
 
 /**
@@ -47,15 +55,18 @@ export class TrendingCounter {
   constructor(
     private readonly redis: Redis,
     private readonly namespace: string,
+    private readonly options: { trackChanges?: boolean } = {},
   ) {}
 
   async hit(member: string, visitor: string, at = new Date()): Promise<void> {
-    const keys = [this.bucket('h', at), this.bucket('d', at)].flatMap((bucket) => [
+    const buckets = [this.bucket('h', at), this.bucket('d', at)];
+    const keys = buckets.flatMap((bucket) => [
       this.key('visitors', bucket, member),
       this.key(HITS_KEY, bucket),
       this.key('rank-unique', bucket),
     ]);
-    await this.redis.eval(RECORD_HIT, keys.length, ...keys, member, visitor, RETENTION_SECONDS);
+    if (this.options.trackChanges) keys.push(this.key(CHANGED_KEY));
+    await this.redis.eval(RECORD_HIT, keys.length, ...keys, member, visitor, RETENTION_SECONDS, ...buckets);
   }
 
   /**
