@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { REDIS } from '../common/redis/redis.module';
 import { CHANGE_BOARDS, COLUMN_BOARDS, PROFILE_RANK_BOARDS } from './account-boards';
-import { ColumnRanks } from './column-ranks';
+import { BoardRanks, ColumnRanks } from './column-ranks';
 import { RankEngine } from './rank-engine.service';
 import { PROFILE_RANKS_LUA } from './profile-ranks.lua';
 import { RankReplicaService } from './replica/rank-replica.service';
@@ -12,13 +12,6 @@ import { RANKED_COLUMNS, SCOPE_LEVELS, ScopeLevel, memberOf } from './rank-scope
 
 /** Boards of `account.listLeaderboardHistory`: the column boards but `valid_playtime` (the same as `playtime`). */
 export const HISTORY_BOARDS = CHANGE_BOARDS.filter((board) => board !== 'valid_playtime') as string[];
-
-export interface BoardRanks {
-  /** Ranks in the order global, region, country, state, city; 0 where the account has no such location. */
-  ranks: number[];
-  /** Ranked accounts in each of those scopes, same order. */
-  totals: number[];
-}
 
 export interface AccountBoardRanks extends BoardRanks {
   score: number;

@@ -1,7 +1,14 @@
-import type { BoardRanks } from './account-rank-reader.service';
 import { SCOPE_LEVELS } from './rank-scopes';
 
 const LEVELS = SCOPE_LEVELS.length;
+
+/** One account's ranks on one board: ColumnRanks's entries as AccountRankReader answers them per board. */
+export interface BoardRanks {
+  /** Ranks in the order global, region, country, state, city; 0 where the account has no such location. */
+  ranks: number[];
+  /** Ranked accounts in each of those scopes, same order. */
+  totals: number[];
+}
 
 /**
  * One account's ranks on every ranked column in its five scopes, flat: the rank on `columns[c]` at scope level `l`

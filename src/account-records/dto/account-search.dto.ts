@@ -1,15 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { INT32_MAX } from '../../common/wire/bounds';
 import { VANITY_TYPES, VanityType } from '../account.enums';
 
 export class IDSearch {
   @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, description: 'The 32-bit account id.' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(INT32_MAX)
   accountId?: number;
 
   @ApiPropertyOptional({
@@ -19,9 +14,6 @@ export class IDSearch {
     example: '76561198842603734',
     description: 'The 64-bit id as a decimal string.',
   })
-  @IsOptional()
-  @IsString()
-  @Matches(/^\d{17}$/, { message: 'steamId64 must be exactly 17 digits' })
   steamId64?: string;
 }
 
@@ -32,28 +24,19 @@ export const VANITY_PATTERN = /^[a-zA-Z0-9]+$/;
 
 export class VanitySearch {
   @ApiProperty({ enum: VANITY_TYPES, description: '`steam`: the platform custom URL name; `internal`: the vanity on this service.' })
-  @IsIn(VANITY_TYPES)
   type: VanityType;
 
   @ApiProperty({ minLength: VANITY_MIN_LENGTH, maxLength: VANITY_MAX_LENGTH, pattern: VANITY_PATTERN.source })
-  @IsString()
-  @MinLength(VANITY_MIN_LENGTH)
-  @MaxLength(VANITY_MAX_LENGTH)
-  @Matches(VANITY_PATTERN, { message: 'value may contain only letters and digits' })
   value: string;
 }
 
 /** Names one account: `id.accountId` wins over `id.steamId64`, which wins over `vanity`. */
 export class AccountSearch {
   @ApiPropertyOptional({ type: IDSearch })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => IDSearch)
   id?: IDSearch;
 
   @ApiPropertyOptional({ type: VanitySearch })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => VanitySearch)
   vanity?: VanitySearch;
 }
@@ -61,15 +44,8 @@ export class AccountSearch {
 /** An account listing paged by number, with a name filter (`account.listBadges`, `account.listApps`). */
 export class AccountPageRequest extends AccountSearch {
   @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 100_000, default: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
   page?: number;
 
   @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 100, description: 'Name contains this (case-insensitive).' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
   search?: string | null;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsEmail, ValidateIf } from 'class-validator';
 import { VANITY_MAX_LENGTH, VANITY_MIN_LENGTH } from '../../account-records/dto/account-search.dto';
 
 /** A vanity to set, or '' for none (what account.getSettings shows without one): VanitySearch's rules otherwise. */
@@ -17,7 +17,6 @@ const VANITY_RULES =
 
 export class V1AccountUpdateSettingsRequestBody {
   @ApiProperty({ example: true, description: 'Whether the account is hidden from the boards and every listing that ranks accounts.' })
-  @IsBoolean()
   hidden: boolean;
 
   @ApiProperty({
@@ -28,8 +27,6 @@ export class V1AccountUpdateSettingsRequestBody {
     description:
       'The language of the web app: an ISO 639-1 code, optionally with an ISO 3166-1 region (`pt-BR`); an unknown code is a 422.',
   })
-  @IsString()
-  @Matches(LANGUAGE_TAG, { message: 'language must be an ISO 639-1 code, optionally followed by -<ISO 3166-1 region>' })
   language: string;
 
   @ApiProperty({
@@ -40,9 +37,6 @@ export class V1AccountUpdateSettingsRequestBody {
     example: 'flo',
     description: `The site vanity: ${VANITY_RULES}\`null\` or \`""\` removes it.`,
   })
-  @ValidateIf((_body, value) => value !== null)
-  @IsString()
-  @Matches(VANITY_OR_NONE, { message: `vanity must be ${VANITY_MIN_LENGTH}–${VANITY_MAX_LENGTH} letters and digits, or empty` })
   vanity: string | null;
 
   @ApiPropertyOptional({
@@ -53,10 +47,8 @@ export class V1AccountUpdateSettingsRequestBody {
     description:
       'The e-mail address; `null` or `""` removes it, left out keeps it. A changed address is no longer verified (`emailVerifiedAt` becomes null).',
   })
-  @IsOptional()
-  @ValidateIf((_body, value) => value !== '')
-  @IsString()
-  @MaxLength(EMAIL_MAX_LENGTH)
+  // The one rule the document cannot state (its schema pass checks the rest): an address, when one is given.
+  @ValidateIf((_body, value) => typeof value === 'string' && value !== '')
   @IsEmail({ allow_display_name: false, allow_ip_domain: false, require_tld: true }, { message: 'email must be an e-mail address' })
   email?: string | null;
 
@@ -71,10 +63,6 @@ export class V1AccountUpdateSettingsRequestBody {
       "`null` clears it, left out keeps it. The account moves to that country's and region's boards (without a state or " +
       'city) within seconds, and stays there through refreshes.',
   })
-  @IsOptional()
-  @IsString()
-  @MinLength(2)
-  @MaxLength(64)
   countryOverride?: string | null;
 }
 
@@ -87,8 +75,5 @@ export class V1AccountUpdateVanityRequestBody {
     example: 'flo',
     description: `The site vanity: ${VANITY_RULES}\`null\`, \`""\` or left out removes it.`,
   })
-  @IsOptional()
-  @IsString()
-  @Matches(VANITY_OR_NONE, { message: `vanity must be ${VANITY_MIN_LENGTH}–${VANITY_MAX_LENGTH} letters and digits, or empty` })
   vanity?: string | null;
 }

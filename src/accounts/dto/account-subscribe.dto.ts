@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { INT32_MAX } from '../../common/wire/bounds';
 
 /**
@@ -10,9 +9,6 @@ import { INT32_MAX } from '../../common/wire/bounds';
 export class AccountSubscribeQuery {
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, example: 1 })
   @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(INT32_MAX)
   accountId: number;
 
   /** A stream ticket, redeemed by the credential guard before validation (see `auth.createStreamTicket`). */
@@ -20,9 +16,6 @@ export class AccountSubscribeQuery {
     maxLength: 100,
     description: 'A stream ticket from `auth.createStreamTicket`, for clients that cannot send headers.',
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
   ticket?: string;
 
   /** Read by the stream (`@LastEventId`), declared here so the whitelist admits it; any text → resync, not 422. */
@@ -30,8 +23,5 @@ export class AccountSubscribeQuery {
     maxLength: 64,
     description: 'The id of the last event received, for clients that cannot send `Last-Event-ID`; the header wins.',
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
   lastEventId?: string;
 }

@@ -1,19 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
 import { AccountSearch } from '../../account-records/dto/account-search.dto';
 import { SORT_DIRECTIONS } from './list-badges.dto';
 import { AppIdList } from '../../common/wire/app-id-list.decorator';
@@ -37,14 +23,10 @@ const INT32_MAX = 2147483647;
 
 export class DifferenceFilter {
   @ApiProperty({ type: AccountSearch, description: 'Holds the badge (as `match` counts holding); one of `accounts`.' })
-  @IsDefined()
-  @ValidateNested()
   @Type(() => AccountSearch)
   has: AccountSearch;
 
   @ApiProperty({ type: AccountSearch, description: 'Does not hold it (as `match` counts holding); one of `accounts`.' })
-  @IsDefined()
-  @ValidateNested()
   @Type(() => AccountSearch)
   lacks: AccountSearch;
 }
@@ -56,33 +38,20 @@ export class Order {
     description:
       '`scarcity`: the platform’s holder count; `name`: the badge name; `level`, `xp`: the highest among the compared accounts; `completedAt`: the latest completion among them. Ties: badge id, same direction.',
   })
-  @IsOptional()
-  @IsIn(COMPARE_ORDER_BY)
   by?: CompareOrderBy;
 
   @ApiPropertyOptional({ enum: SORT_DIRECTIONS, default: 'desc' })
-  @IsOptional()
-  @IsIn(SORT_DIRECTIONS)
   direction?: (typeof SORT_DIRECTIONS)[number];
 }
 
 export class RangeFilter {
   @ApiProperty({ enum: RANGE_FILTER_TYPES })
-  @IsIn(RANGE_FILTER_TYPES)
   type: (typeof RANGE_FILTER_TYPES)[number];
 
   @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Inclusive.' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
   min?: number;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Inclusive.' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
   max?: number;
 }
 
@@ -93,11 +62,6 @@ export class V1AccountCompareBadgesRequestBody {
     maxItems: MAX_COMPARED_ACCOUNTS,
     description: `The accounts to compare: 1 to ${MAX_COMPARED_ACCOUNTS} (more → 422). An account named twice is compared once.`,
   })
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_COMPARED_ACCOUNTS)
-  @ValidateNested({ each: true })
   @Type(() => AccountSearch)
   accounts: AccountSearch[];
 
@@ -114,22 +78,13 @@ export class V1AccountCompareBadgesRequestBody {
     nullable: true,
     description: 'App types, case-insensitive: `game` (badges of an app) or `steam` (the platform’s special badges).',
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @MaxLength(32, { each: true })
   appTypes?: string[] | null;
 
   @ApiPropertyOptional({ type: DifferenceFilter, description: 'Narrows the result of `mode` to badges `has` holds and `lacks` does not.' })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => DifferenceFilter)
   difference?: DifferenceFilter;
 
   @ApiPropertyOptional({ enum: COMPARE_FILTERS, default: 'all' })
-  @IsOptional()
-  @IsIn(COMPARE_FILTERS)
   filter?: (typeof COMPARE_FILTERS)[number];
 
   @ApiPropertyOptional({
@@ -140,10 +95,6 @@ export class V1AccountCompareBadgesRequestBody {
     description:
       '`event`, `sale`: event and sale badges; `steam`: the platform’s special badges (no app); `infinite`: badges without a level cap (event and sale badges, years of service).',
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @IsIn(COMPARE_IGNORES, { each: true })
   ignore?: (typeof COMPARE_IGNORES)[number][] | null;
 
   @ApiPropertyOptional({
@@ -152,8 +103,6 @@ export class V1AccountCompareBadgesRequestBody {
     description:
       'When an account counts as holding a badge: `tuple` at any level; `tupleLevel` at the highest level any compared account holds it at; `tupleMinLevel` at `minLevel` or above.',
   })
-  @IsOptional()
-  @IsIn(COMPARE_MATCHES)
   match?: CompareMatch;
 
   @ApiPropertyOptional({
@@ -164,10 +113,6 @@ export class V1AccountCompareBadgesRequestBody {
     default: 1,
     description: 'Used only with `match=tupleMinLevel`.',
   })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(INT32_MAX)
   minLevel?: number;
 
   @ApiPropertyOptional({
@@ -176,28 +121,16 @@ export class V1AccountCompareBadgesRequestBody {
     description:
       'Which badges: `missing` held by at least one compared account and not by all; `ownedByAll` held by every one; `unique` held by exactly one.',
   })
-  @IsOptional()
-  @IsIn(COMPARE_MODES)
   mode?: CompareMode;
 
   @ApiPropertyOptional({ type: Order })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => Order)
   order?: Order;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 100_000, default: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
   page?: number;
 
   @ApiPropertyOptional({ type: [RangeFilter], maxItems: 10, nullable: true, description: 'Every range must hold.' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @ValidateNested({ each: true })
   @Type(() => RangeFilter)
   ranges?: RangeFilter[] | null;
 }

@@ -1,27 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { RawJson } from '../../common/wire/raw-json';
 import { AccountSearch } from '../../account-records/dto/account-search.dto';
 import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 
 export class V1AccountFindFriendPathRequestBody {
-  @ApiProperty({ type: AccountSearch }) @IsDefined() @ValidateNested() @Type(() => AccountSearch) from: AccountSearch;
-  @ApiProperty({ type: AccountSearch }) @IsDefined() @ValidateNested() @Type(() => AccountSearch) to: AccountSearch;
+  @ApiProperty({ type: AccountSearch }) @Type(() => AccountSearch) from: AccountSearch;
+  @ApiProperty({ type: AccountSearch }) @Type(() => AccountSearch) to: AccountSearch;
 
   @ApiPropertyOptional({ type: [AccountSearch], maxItems: 50, nullable: true, description: 'Accounts no path may pass through.' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
   @Type(() => AccountSearch)
   exclude?: AccountSearch[] | null;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 10, minimum: 1, maximum: 50 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(50)
   maxPaths?: number;
 }
 

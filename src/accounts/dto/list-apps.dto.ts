@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { AccountPageRequest } from '../../account-records/dto/account-search.dto';
 import { Range, SORT_DIRECTIONS } from './list-badges.dto';
 
@@ -10,12 +9,9 @@ export const APPS_PAGE_SIZE = 50;
 
 export class V1AppOrder {
   @ApiProperty({ enum: APP_ORDER_BY })
-  @IsIn(APP_ORDER_BY)
   by: (typeof APP_ORDER_BY)[number];
 
   @ApiPropertyOptional({ enum: SORT_DIRECTIONS, default: 'desc' })
-  @IsOptional()
-  @IsIn(SORT_DIRECTIONS)
   direction?: (typeof SORT_DIRECTIONS)[number];
 }
 
@@ -27,31 +23,22 @@ export class V1AppFilters {
     example: 'game',
     description: 'Libraries hold games only, so any other type matches nothing.',
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(32)
   appType?: string | null;
 
-  @ApiPropertyOptional({ type: 'boolean', nullable: true }) @IsOptional() @IsBoolean() excludeEvents?: boolean | null;
-  @ApiPropertyOptional({ type: 'boolean', nullable: true }) @IsOptional() @IsBoolean() excludeSales?: boolean | null;
+  @ApiPropertyOptional({ type: 'boolean', nullable: true }) excludeEvents?: boolean | null;
+  @ApiPropertyOptional({ type: 'boolean', nullable: true }) excludeSales?: boolean | null;
 
   @ApiPropertyOptional({ type: Range, description: 'Minutes.' })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => Range)
   playtime?: Range;
 }
 
 export class V1AccountListAppsRequest extends AccountPageRequest {
   @ApiPropertyOptional({ type: V1AppOrder, nullable: true, description: 'Default: playtime, descending.' })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => V1AppOrder)
   order?: V1AppOrder | null;
 
   @ApiPropertyOptional({ type: V1AppFilters })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => V1AppFilters)
   filters?: V1AppFilters;
 }

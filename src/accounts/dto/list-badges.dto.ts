@@ -1,20 +1,6 @@
 import { RawJson } from '../../common/wire/raw-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
 import { INT64_SAFE_MAX } from '../../common/wire/bounds';
 import { V1AppBadge } from '../../apps/dto/app-badges.dto';
 import { AccountPageRequest } from '../../account-records/dto/account-search.dto';
@@ -30,19 +16,15 @@ const bound = () =>
   ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: -INT64_SAFE_MAX, maximum: INT64_SAFE_MAX, description: 'Inclusive.' });
 
 export class Range {
-  @bound() @IsOptional() @IsInt() @Min(-INT64_SAFE_MAX) @Max(INT64_SAFE_MAX) min?: number;
-  @bound() @IsOptional() @IsInt() @Min(-INT64_SAFE_MAX) @Max(INT64_SAFE_MAX) max?: number;
+  @bound() min?: number;
+  @bound() max?: number;
 }
 
 export class V1BadgeOrder {
   @ApiPropertyOptional({ enum: BADGE_ORDER_BY, default: 'xp' })
-  @IsOptional()
-  @IsIn(BADGE_ORDER_BY)
   by?: (typeof BADGE_ORDER_BY)[number];
 
   @ApiPropertyOptional({ enum: SORT_DIRECTIONS, default: 'desc' })
-  @IsOptional()
-  @IsIn(SORT_DIRECTIONS)
   direction?: (typeof SORT_DIRECTIONS)[number];
 }
 
@@ -55,49 +37,35 @@ export class V1BadgeFilters {
     nullable: true,
     description: 'true: only badges where the account holds the highest known level.',
   })
-  @IsOptional()
-  @IsBoolean()
   hasHighestLevel?: boolean | null;
 
-  @ApiPropertyOptional({ type: 'boolean', nullable: true }) @IsOptional() @IsBoolean() isEvent?: boolean | null;
-  @ApiPropertyOptional({ type: 'boolean', nullable: true }) @IsOptional() @IsBoolean() isFoil?: boolean | null;
-  @ApiPropertyOptional({ type: 'boolean', nullable: true }) @IsOptional() @IsBoolean() isSale?: boolean | null;
+  @ApiPropertyOptional({ type: 'boolean', nullable: true }) isEvent?: boolean | null;
+  @ApiPropertyOptional({ type: 'boolean', nullable: true }) isFoil?: boolean | null;
+  @ApiPropertyOptional({ type: 'boolean', nullable: true }) isSale?: boolean | null;
 
   @ApiPropertyOptional({ type: Range })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => Range)
   level?: Range;
 
   @ApiPropertyOptional({ type: Range })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => Range)
   scarcity?: Range;
 }
 
 export class BadgeValueFilter {
   @ApiProperty({ enum: ['level', 'scarcity'] })
-  @IsIn(['level', 'scarcity'])
   type: 'level' | 'scarcity';
 
   @ApiProperty({ maxLength: 10, pattern: '^\\d{1,10}$', description: 'An exact value, as a decimal string.' })
-  @IsString()
-  @MaxLength(10)
-  @Matches(/^\d{1,10}$/, { message: 'value must be a whole number' })
   value: string;
 }
 
 export class V1AccountListBadgesRequest extends AccountPageRequest {
   @ApiPropertyOptional({ type: V1BadgeOrder, nullable: true })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => V1BadgeOrder)
   order?: V1BadgeOrder | null;
 
   @ApiPropertyOptional({ type: V1BadgeFilters })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => V1BadgeFilters)
   filters?: V1BadgeFilters;
 
@@ -109,10 +77,6 @@ export class V1AccountListBadgesRequest extends AccountPageRequest {
     deprecated: true,
     description: 'Use `filters`.',
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @IsIn(LEGACY_BADGE_FILTERS, { each: true })
   filter?: (typeof LEGACY_BADGE_FILTERS)[number][] | null;
 
   @ApiPropertyOptional({
@@ -122,10 +86,6 @@ export class V1AccountListBadgesRequest extends AccountPageRequest {
     deprecated: true,
     description: 'Use `filters.level` / `filters.scarcity`.',
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @ValidateNested({ each: true })
   @Type(() => BadgeValueFilter)
   valueFilter?: BadgeValueFilter[] | null;
 }

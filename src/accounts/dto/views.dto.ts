@@ -1,6 +1,5 @@
 import { RawJson } from '../../common/wire/raw-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { TRENDING_WINDOWS } from '../../common/redis/trending-counter';
 import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 
@@ -18,12 +17,8 @@ export class AccountViewStats {
 }
 
 export class AccountGetTrendingRequestBody {
-  @ApiProperty({ enum: VIEW_WINDOWS, example: '7d' }) @IsIn(VIEW_WINDOWS) window: (typeof VIEW_WINDOWS)[number];
+  @ApiProperty({ enum: VIEW_WINDOWS, example: '7d' }) window: (typeof VIEW_WINDOWS)[number];
   @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 100, minimum: 1, maximum: 1000 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
   limit?: number;
 }
 

@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { V1AppBadge } from '../../apps/dto/app-badges.dto';
 import { INT32_MAX } from '../../common/wire/bounds';
@@ -10,9 +9,6 @@ export const FEED_DEFAULT_LIMIT = 20;
 
 export class V1ActivityListAccountFeedRequestBody {
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, description: 'The 32-bit account id.' })
-  @IsInt()
-  @Min(0)
-  @Max(INT32_MAX)
   accountId: number;
 
   @ApiPropertyOptional({
@@ -20,9 +16,6 @@ export class V1ActivityListAccountFeedRequestBody {
     pattern: CURSOR_PATTERN,
     description: '`nextCursor` of the previous page; omit for the most recent events.',
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(CURSOR_MAX_LENGTH)
   cursor?: string;
 
   @ApiPropertyOptional({
@@ -33,18 +26,9 @@ export class V1ActivityListAccountFeedRequestBody {
     example: ACTIVITY_EVENT_TYPES,
     description: 'Only these types; empty or absent means all.',
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @IsString({ each: true })
-  @MaxLength(40, { each: true })
   eventTypes?: string[] | null;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', default: FEED_DEFAULT_LIMIT, minimum: 1, maximum: 100 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(100)
   limit?: number;
 }
 

@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, Max, Min } from 'class-validator';
 import { INT32_MAX } from '../../common/wire/bounds';
 
 export class AccountBadgeInfo {
@@ -46,9 +45,6 @@ export class V1AppBadge {
 
 export class V1AppListBadgesRequest {
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, example: 1 })
-  @IsInt()
-  @Min(0)
-  @Max(INT32_MAX)
   appId: number;
 }
 

@@ -1,14 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, Max, Min } from 'class-validator';
 import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { INT32_MAX } from '../../common/wire/bounds';
 import { CursorPageRequest } from '../../common/wire/cursor-page.dto';
 
 export class AppListOwnersRequestBody extends CursorPageRequest {
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, example: 730 })
-  @IsInt()
-  @Min(0)
-  @Max(INT32_MAX)
   appId: number;
 }
 

@@ -1,13 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, Matches, MaxLength } from 'class-validator';
 import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { CursorPageRequest } from '../../common/wire/cursor-page.dto';
 
 export class BadgeListCraftersRequestBody extends CursorPageRequest {
   @ApiProperty({ maxLength: 14, pattern: '^bdg_\\d{1,10}$', example: 'bdg_123', description: 'The badge’s public id.' })
-  @IsString()
-  @MaxLength(14)
-  @Matches(/^bdg_\d{1,10}$/, { message: 'badgeId must look like bdg_123' })
   badgeId: string;
 }
 

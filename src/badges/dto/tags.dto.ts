@@ -1,8 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 
-const BADGE_ID = /^bdg_\d{1,10}$/;
 const badgeIdProperty = () => ApiProperty({ maxLength: 14, pattern: '^bdg_\\d{1,10}$', example: 'bdg_123' });
 
 export class ColorTag {
@@ -43,7 +41,7 @@ export class BadgeTagVocabulary {
 }
 
 export class BadgeGetTagsRequestBody {
-  @badgeIdProperty() @IsString() @MaxLength(14) @Matches(BADGE_ID, { message: 'badgeId must look like bdg_123' }) badgeId: string;
+  @badgeIdProperty() badgeId: string;
 }
 
 export class BadgeGetTagsResponseBody {
@@ -56,20 +54,14 @@ export class BadgeGetTagsResponseBody {
 }
 
 export class TagChoice {
-  @ApiPropertyOptional({ maxLength: 64, description: 'An existing tag.' }) @IsOptional() @IsString() @MaxLength(64) id?: string;
+  @ApiPropertyOptional({ maxLength: 64, description: 'An existing tag.' }) id?: string;
   @ApiPropertyOptional({ minLength: 2, maxLength: 40, description: 'A tag by name; created when no tag of that name exists.' })
-  @IsOptional()
-  @IsString()
-  @MinLength(2)
-  @MaxLength(40)
   name?: string;
 }
 
 export class BadgeSetTagsRequestBody {
-  @badgeIdProperty() @IsString() @MaxLength(14) @Matches(BADGE_ID, { message: 'badgeId must look like bdg_123' }) badgeId: string;
+  @badgeIdProperty() badgeId: string;
   @ApiProperty({ maxLength: 32, description: 'The `tagsVersion` last read; a stale one → 409.' })
-  @IsString()
-  @MaxLength(32)
   expectedTagsVersion: string;
 
   @ApiPropertyOptional({
@@ -79,18 +71,9 @@ export class BadgeSetTagsRequestBody {
     nullable: true,
     description: 'The complete set of colour tag ids; omit to leave colours as they are.',
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @MaxLength(64, { each: true })
   colors?: string[] | null;
 
   @ApiPropertyOptional({ type: [TagChoice], maxItems: 20, nullable: true, description: 'The complete set of designs; omit to leave them.' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
   @Type(() => TagChoice)
   designs?: TagChoice[] | null;
 
@@ -100,10 +83,6 @@ export class BadgeSetTagsRequestBody {
     nullable: true,
     description: 'The complete set of non-visual tags; omit to leave them.',
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
   @Type(() => TagChoice)
   metadata?: TagChoice[] | null;
 }

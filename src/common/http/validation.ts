@@ -2,7 +2,6 @@ import { Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ErrorDetail, ProblemException, unprocessable } from '../problem/problem.exception';
 import { RequestShapes, ShapeSchema } from './request-shape';
-import { memoizeValidationMetadata } from './validation-metadata-memo';
 
 function childLocation(parent: string, property: string): string {
   return /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
@@ -13,12 +12,8 @@ export function flattenValidationErrors(errors: ValidationError[], parent = 'bod
   const details: ErrorDetail[] = [];
   for (const error of errors) {
     const location = childLocation(parent, error.property);
-    for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
-      details.push({
-        location,
-        message: constraint === 'whitelistValidation' ? `unknown field "${error.property}"` : message,
-        value: error.value,
-      });
+    for (const message of Object.values(error.constraints ?? {})) {
+      details.push({ location, message, value: error.value });
     }
     details.push(...flattenValidationErrors(error.children ?? [], location));
   }
@@ -65,25 +60,24 @@ const invalid = (details: ErrorDetail[]) =>
   unprocessable(`The request has ${details.length} invalid field(s): ${details[0]?.location ?? 'body'}.`, details);
 
 /**
- * The global pipe, in two passes. First the raw body (or query) is checked against the operation's schema in
- * the OpenAPI document (RequestShapes): sizes before elements, so the cost is bounded whatever was sent. Only
- * a request of the right shape reaches class-transformer and class-validator (whitelist + forbid unknown),
- * which then never sees a huge array, a prototype key or a `null` where the wire allows none. Both passes
- * answer 422 with one entry per bad field. A missing body is validated as `{}` so required fields are reported.
+ * The global pipe. The request's schema in the OpenAPI document is the one statement of its rules (each bound is
+ * written once, in `@ApiProperty`), and RequestShapes is the one validator of everything the document states: the
+ * raw body (or query) is checked against it, sizes before elements, so the cost is bounded whatever was sent.
+ * Then class-transformer builds the DTO (`@Type`, `@Transform`) and class-validator checks only what the document
+ * does not enforce: the few rules declared with class-validator decorators on a DTO (an e-mail address, unique
+ * items); a DTO without any costs it a look-up. Both answer 422 with one entry per bad field. A missing body is
+ * validated as `{}` so required fields are reported.
  */
 @Injectable()
 export class WireValidationPipe extends ValidationPipe {
   constructor(private readonly schemas: RequestSchemas) {
     super({
-      whitelist: true,
-      forbidNonWhitelisted: true,
+      // Unknown fields are the schema pass's (closed objects): no class-validator whitelist repeats it.
       transform: true,
       transformOptions: { enableImplicitConversion: false },
       validationError: { target: false, value: true },
       exceptionFactory: (errors) => invalid(flattenValidationErrors(errors)),
     });
-    // Built once the app's modules, and so all their DTO classes, are loaded (validation-metadata-memo.ts).
-    memoizeValidationMetadata();
   }
 
   override async transform(value: unknown, metadata: Parameters<ValidationPipe['transform']>[1]) {

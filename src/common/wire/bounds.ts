@@ -1,6 +1,5 @@
 /**
- * Integer widths of request fields, for the OpenAPI document (`format`, `minimum`, `maximum`) and the
- * class-validator bounds alike. int64 fields stop at 2^53 − 1: a JSON number past it cannot be read exactly,
+ * Integer widths of request fields, for the OpenAPI document (`format`, `minimum`, `maximum`). int64 fields stop at 2^53 − 1: a JSON number past it cannot be read exactly,
  * so a larger one is refused rather than silently rounded.
  */
 export const INT32_MAX = 2147483647;

@@ -1,5 +1,4 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CURSOR_MAX_LENGTH, CURSOR_PATTERN } from './cursor';
 
 /** The paging fields of the donor-perk listings (`badge.listCrafters`, `app.listOwners`). */
@@ -9,9 +8,6 @@ export class CursorPageRequest {
     pattern: CURSOR_PATTERN,
     description: '`nextCursor` of the previous page; omit on the first page.',
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(CURSOR_MAX_LENGTH)
   cursor?: string;
 
   @ApiPropertyOptional({
@@ -21,9 +17,5 @@ export class CursorPageRequest {
     maximum: 10_000,
     description: 'Page size; more than the tier’s `maxPageSize` is clamped to it.',
   })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
   limit?: number;
 }

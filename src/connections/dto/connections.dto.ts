@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { CONNECTION_PROVIDERS } from '../../account-records/dto/profile-records.dto';
 import { CONNECTION_ID_PATTERN, type ConnectionProvider } from '../connection-limits';
 
@@ -18,13 +17,9 @@ export class V1AccountCreateConnectionRequestBody {
       'For an OAuth provider: the `code` the provider redirected the user back with (the authorization-code flow; the ' +
       'service exchanges it with the same `redirect_uri`, `OAUTH_REDIRECT_URI`). For `domain`: the domain name.',
   })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(CODE_MAX_LENGTH)
   code: string;
 
   @ApiProperty({ enum: CONNECTION_PROVIDERS, example: 'domain', description: 'The provider to connect with.' })
-  @IsIn(CONNECTION_PROVIDERS)
   provider: ConnectionProvider;
 }
 
@@ -49,8 +44,6 @@ export class V1AccountCreateConnectionResponseBody {
 
 export class V1AccountVerifyConnectionRequestBody {
   @connectionIdProperty('The connection id to verify.')
-  @IsString()
-  @Matches(CONNECTION_ID_PATTERN)
   connectionId: string;
 }
 
@@ -58,12 +51,9 @@ export class V1AccountVerifyConnectionResponseBody {}
 
 export class V1AccountUpdateConnectionRequestBody {
   @connectionIdProperty('The connection id to update.')
-  @IsString()
-  @Matches(CONNECTION_ID_PATTERN)
   connectionId: string;
 
   @ApiProperty({ example: true, description: 'Whether the connection should be hidden from the public profile (`account.getInfo`).' })
-  @IsBoolean()
   hidden: boolean;
 }
 
@@ -76,14 +66,9 @@ export class V1AccountReconnectRequestBody {
     example: 'a-new-code-from-the-provider',
     description: 'The code from the oauth2 provider to re-verify.',
   })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(CODE_MAX_LENGTH)
   code: string;
 
   @connectionIdProperty('The connection id to reconnect.')
-  @IsString()
-  @Matches(CONNECTION_ID_PATTERN)
   connectionId: string;
 }
 
@@ -91,8 +76,6 @@ export class V1AccountReconnectResponseBody {}
 
 export class V1AccountDeleteConnectionRequestBody {
   @connectionIdProperty('The connection id to delete.')
-  @IsString()
-  @Matches(CONNECTION_ID_PATTERN)
   connectionId: string;
 }
 

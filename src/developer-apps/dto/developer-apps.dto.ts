@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { DeveloperApp } from '../../account-settings/dto/account-settings.dto';
 import { DEVELOPER_APP_ENVIRONMENTS, type DeveloperAppEnvironment } from '../../auth/entities/api-key.entity';
 
@@ -7,20 +6,12 @@ const KEY_ID = /^key_[0-9a-f]{12}$/;
 
 export class V1AccountCreateDeveloperAppRequest {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'My App' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
   name: string;
 
   @ApiPropertyOptional({ maxLength: 500, example: 'Shows my badges on my stream overlay.', description: 'Empty when left out.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
   description?: string;
 
   @ApiPropertyOptional({ enum: DEVELOPER_APP_ENVIRONMENTS, example: 'development', description: '`production` when left out.' })
-  @IsOptional()
-  @IsIn(DEVELOPER_APP_ENVIRONMENTS)
   environment?: DeveloperAppEnvironment;
 }
 
@@ -36,32 +27,19 @@ export class V1AccountCreateDeveloperAppBody {
 
 export class V1AccountUpdateDeveloperAppRequest {
   @ApiProperty({ maxLength: 16, pattern: KEY_ID.source, example: 'key_0123456789ab', description: 'The app’s `keyId`.' })
-  @IsString()
-  @Matches(KEY_ID)
   keyId: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 100, example: 'My App' })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
   name?: string;
 
   @ApiPropertyOptional({ maxLength: 500, example: 'Shows my badges on my stream overlay.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
   description?: string;
 
   @ApiPropertyOptional({ enum: DEVELOPER_APP_ENVIRONMENTS, example: 'production' })
-  @IsOptional()
-  @IsIn(DEVELOPER_APP_ENVIRONMENTS)
   environment?: DeveloperAppEnvironment;
 }
 
 export class V1AccountDeleteDeveloperAppRequest {
   @ApiProperty({ maxLength: 16, pattern: KEY_ID.source, example: 'key_0123456789ab', description: 'The app’s `keyId`.' })
-  @IsString()
-  @Matches(KEY_ID)
   keyId: string;
 }

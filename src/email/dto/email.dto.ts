@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsEmail, IsOptional } from 'class-validator';
 import { CODE_PATTERN, CODE_TTL_MINUTES, MAX_WRONG_CODES } from '../verification-codes';
 
 export class V1AccountVerifyEmailRequestBody {
@@ -12,9 +12,6 @@ export class V1AccountVerifyEmailRequestBody {
       `The code the message of account.sendEmailVerification carried: six digits, good for ${CODE_TTL_MINUTES} minutes and once; ` +
       `${MAX_WRONG_CODES} wrong codes void it.`,
   })
-  @IsString()
-  @MaxLength(6)
-  @Matches(CODE_PATTERN, { message: 'code must be the six digits of the message' })
   code: string;
 }
 
@@ -29,13 +26,11 @@ export class V1AccountSubscribeEmailRequestBody {
       'For the landing page, where no one is signed in. A signed-in account is subscribed at its own address ' +
       '(`account.updateSettings` sets it); when given here it must be that address (any case), or the answer is a 422 and nothing changes.',
   })
+  // The one rule the document cannot state (its schema pass checks the rest): an address, when one is given.
   @IsOptional()
-  @IsString()
-  @MaxLength(254)
   @IsEmail({}, { message: 'email must be an e-mail address' })
   email?: string | null;
 
   @ApiProperty({ example: true, description: 'Whether the account wants the newsletter.' })
-  @IsBoolean()
   subscribed: boolean;
 }

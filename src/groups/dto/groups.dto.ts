@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
 import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { RankWindowRequest } from '../../leaderboards/dto/rank-window.dto';
 import { GROUP_BOARDS, GROUP_PRIVACY, GroupBoard, GroupPrivacy } from '../group.enums';
@@ -28,7 +27,7 @@ export class V1AccountListOwnedGroupsResponseBody {
 }
 
 export class V1LeaderboardGetGroupLeaderboardRequestBody extends RankWindowRequest {
-  @ApiProperty({ enum: GROUP_BOARDS, example: 'most_members' }) @IsIn(GROUP_BOARDS) leaderboard: GroupBoard;
+  @ApiProperty({ enum: GROUP_BOARDS, example: 'most_members' }) leaderboard: GroupBoard;
 }
 
 /** A group on the board (`V1GroupLeaderboardGroup`). */

@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
 import { IMAGE_TYPES, Image } from '../../account-records/dto/profile-records.dto';
 import { KEPT_PER_TYPE } from '../image-formats';
 
@@ -21,8 +20,6 @@ export class V1AccountListImagesResponseBody {
 
 export class V1AccountUpdateImage {
   @ApiProperty({ example: 'img_AbCdEfGhIjKl', maxLength: 44, pattern: IMAGE_ID.source, description: 'The image id to update.' })
-  @IsString()
-  @Matches(IMAGE_ID)
   imageId: string;
 
   @ApiProperty({
@@ -30,7 +27,6 @@ export class V1AccountUpdateImage {
     description:
       'Whether the image is active or not, only one of each type can be active: activating one deactivates the others of its type.',
   })
-  @IsBoolean()
   active: boolean;
 }
 
@@ -41,10 +37,6 @@ export class V1AccountUpdateImageRequestBody {
     maxItems: MAX_IMAGES_PER_CHANGE,
     description: 'The images to update; all are changed, or none (an unknown id is a 404).',
   })
-  @ValidateIf((_body, value) => value !== null)
-  @IsArray()
-  @ArrayMaxSize(MAX_IMAGES_PER_CHANGE)
-  @ValidateNested({ each: true })
   @Type(() => V1AccountUpdateImage)
   images: V1AccountUpdateImage[] | null;
 }
@@ -60,11 +52,6 @@ export class V1AccountDeleteImagesRequestBody {
     example: ['img_AbCdEfGhIjKl'],
     description: 'The images ids to delete. Ids the account does not have are ignored (deleting is idempotent).',
   })
-  @ValidateIf((_body, value) => value !== null)
-  @IsArray()
-  @ArrayMaxSize(MAX_IMAGES_PER_CHANGE)
-  @IsString({ each: true })
-  @Matches(IMAGE_ID, { each: true })
   imageIds: string[] | null;
 }
 

@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsString, ValidateIf, ValidateNested } from 'class-validator';
 import { IMAGE_TYPES, Image } from '../../account-records/dto/profile-records.dto';
 import { IMAGE_LIMITS, MAX_DATA_LENGTH } from '../image-formats';
 
@@ -27,11 +26,9 @@ export class V1AccountUploadedImage {
       'the others the first frame. Re-encoded without metadata.',
   })
   // The length is checked per type by the service: a validation error would echo the whole string back.
-  @IsString()
   data: string;
 
   @ApiProperty({ enum: IMAGE_TYPES, example: 'avatar' })
-  @IsIn(IMAGE_TYPES)
   type: (typeof IMAGE_TYPES)[number];
 }
 
@@ -42,10 +39,6 @@ export class V1AccountUploadImagesRequestBody {
     maxItems: MAX_IMAGES_PER_REQUEST,
     description: 'Each becomes the active image of its type; at most one per type. All are stored, or none.',
   })
-  @ValidateIf((_body, value) => value !== null)
-  @IsArray()
-  @ArrayMaxSize(MAX_IMAGES_PER_REQUEST)
-  @ValidateNested({ each: true })
   @Type(() => V1AccountUploadedImage)
   images: V1AccountUploadedImage[] | null;
 }

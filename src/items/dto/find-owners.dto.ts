@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
 import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { INT64_SAFE_MAX } from '../../common/wire/bounds';
 
@@ -12,12 +11,6 @@ export class FindOwnersRequestBody {
     description: 'Item class ids (values may exceed 2^31). `null` or `[]` finds nothing.',
   })
   // Required but nullable on the wire: `null` is a value, only an absent field is refused.
-  @ValidateIf((_, value) => value !== null)
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsInt({ each: true })
-  @Min(0, { each: true })
-  @Max(INT64_SAFE_MAX, { each: true })
   itemIds: number[] | null;
 
   @ApiPropertyOptional({
@@ -28,10 +21,6 @@ export class FindOwnersRequestBody {
     maximum: 6,
     description: 'Friend-path depth; ignored for anonymous callers.',
   })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(6)
   maxDepth?: number;
 
   @ApiPropertyOptional({
@@ -42,17 +31,9 @@ export class FindOwnersRequestBody {
     maximum: 10_000,
     description: 'Owners to skip, per item.',
   })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(10_000)
   offset?: number;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 10, minimum: 1, maximum: 25 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(25)
   ownersPerItem?: number;
 }
 

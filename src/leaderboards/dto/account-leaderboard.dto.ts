@@ -1,6 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { AccountBadgeInfo } from '../../apps/dto/app-badges.dto';
 import { INT32_MAX } from '../../common/wire/bounds';
@@ -9,10 +8,6 @@ import { RankWindowRequest } from './rank-window.dto';
 
 export class V1AccountLeaderboardAppSearch {
   @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, example: 730 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(INT32_MAX)
   appId?: number;
 }
 
@@ -24,41 +19,34 @@ export class V1AccountLeaderboardBadgeSearch {
     maximum: INT32_MAX,
     description: 'An app id, or a special badge id (1–64) with isFoil false.',
   })
-  @IsInt()
-  @Min(0)
-  @Max(INT32_MAX)
   id: number;
 
-  @ApiProperty() @IsBoolean() isFoil: boolean;
+  @ApiProperty() isFoil: boolean;
 }
 
 const locationName = (example: string) => ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 100, example });
 
 export class V1LeaderboardLocation {
-  @locationName('Europe') @IsOptional() @IsString() @MaxLength(100) region?: string | null;
-  @locationName('Germany') @IsOptional() @IsString() @MaxLength(100) country?: string | null;
-  @locationName('Baden-Wurttemberg') @IsOptional() @IsString() @MaxLength(100) state?: string | null;
-  @locationName('Bad Krozingen') @IsOptional() @IsString() @MaxLength(100) city?: string | null;
+  @locationName('Europe') region?: string | null;
+  @locationName('Germany') country?: string | null;
+  @locationName('Baden-Wurttemberg') state?: string | null;
+  @locationName('Bad Krozingen') city?: string | null;
 }
 
 // The location items are written as a nullable allOf (see `location`), which registers no model by itself.
 @ApiExtraModels(V1LeaderboardLocation)
 export class V1LeaderboardGetAccountLeaderboardRequestBody extends RankWindowRequest {
-  @ApiProperty({ enum: ACCOUNT_BOARDS, example: 'xp' }) @IsIn(ACCOUNT_BOARDS) leaderboard: AccountBoard;
+  @ApiProperty({ enum: ACCOUNT_BOARDS, example: 'xp' }) leaderboard: AccountBoard;
 
   @ApiPropertyOptional({
     type: V1AccountLeaderboardAppSearch,
     nullable: true,
     description: 'Required by app_playtime and app_valid_playtime.',
   })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => V1AccountLeaderboardAppSearch)
   app?: V1AccountLeaderboardAppSearch | null;
 
   @ApiPropertyOptional({ type: V1AccountLeaderboardBadgeSearch, nullable: true, description: 'Required by the badge_* boards.' })
-  @IsOptional()
-  @ValidateNested()
   @Type(() => V1AccountLeaderboardBadgeSearch)
   badge?: V1AccountLeaderboardBadgeSearch | null;
 
@@ -70,11 +58,7 @@ export class V1LeaderboardGetAccountLeaderboardRequestBody extends RankWindowReq
     nullable: true,
     description: 'Any of these locations; omit for the global board. Null entries are skipped.',
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
   @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.filter((item) => item !== null) : value))
-  @ValidateNested({ each: true })
   @Type(() => V1LeaderboardLocation)
   location?: (V1LeaderboardLocation | null)[] | null;
 }

@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 
 export const BUCKET_BOARDS = ['xp', 'apps'] as const;
@@ -10,7 +9,6 @@ export class V1LeaderboardGetBucketLeadersRequestBody {
     example: 'xp',
     description: '`xp`: buckets of levels; `apps`: buckets of the game-collector thresholds.',
   })
-  @IsIn(BUCKET_BOARDS)
   leaderboard: (typeof BUCKET_BOARDS)[number];
 
   @ApiPropertyOptional({
@@ -21,10 +19,6 @@ export class V1LeaderboardGetBucketLeadersRequestBody {
     maximum: 1000,
     description: 'Levels per bucket (xp only).',
   })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
   bucketSize?: number;
 }
 

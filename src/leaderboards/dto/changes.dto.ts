@@ -1,6 +1,5 @@
 import { RawJson } from '../../common/wire/raw-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { AccountBoard, CHANGE_BOARDS } from '../../ranks/account-boards';
 
@@ -8,28 +7,18 @@ export const CHANGE_WINDOWS = ['24h', '7d', '30d', '90d', '1y'] as const;
 export const TOP_FILTERS = ['10', '50', '100', '500', '1000', 'all'] as const;
 
 export class LeaderboardGetChangesRequestBody {
-  @ApiProperty({ enum: CHANGE_BOARDS, example: 'xp' }) @IsIn(CHANGE_BOARDS) leaderboard: AccountBoard;
-  @ApiProperty({ enum: CHANGE_WINDOWS, example: '7d' }) @IsIn(CHANGE_WINDOWS) window: (typeof CHANGE_WINDOWS)[number];
-  @ApiProperty({ enum: ['score', 'rank'] }) @IsIn(['score', 'rank']) metric: 'score' | 'rank';
-  @ApiProperty({ enum: ['improvements', 'declines'] }) @IsIn(['improvements', 'declines']) direction: 'improvements' | 'declines';
+  @ApiProperty({ enum: CHANGE_BOARDS, example: 'xp' }) leaderboard: AccountBoard;
+  @ApiProperty({ enum: CHANGE_WINDOWS, example: '7d' }) window: (typeof CHANGE_WINDOWS)[number];
+  @ApiProperty({ enum: ['score', 'rank'] }) metric: 'score' | 'rank';
+  @ApiProperty({ enum: ['improvements', 'declines'] }) direction: 'improvements' | 'declines';
 
   @ApiPropertyOptional({ enum: TOP_FILTERS, default: 'all', description: 'Only accounts in the top N at either end of the window.' })
-  @IsOptional()
-  @IsIn(TOP_FILTERS)
   topFilter?: (typeof TOP_FILTERS)[number];
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 100, minimum: 1, maximum: 1000 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
   limit?: number;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 0, minimum: 0, maximum: 10_000_000 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(10_000_000)
   offset?: number;
 }
 

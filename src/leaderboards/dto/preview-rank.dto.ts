@@ -1,12 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AccountSearch } from '../../account-records/dto/account-search.dto';
 import { LeaderboardAccount } from '../../account-records/dto/leaderboard-account.dto';
 import { INT32_MAX } from '../../common/wire/bounds';
 import { AccountBoard, PREVIEW_BOARDS } from '../../ranks/account-boards';
 
 export class V1LeaderboardPreviewAccountRankRequestBody extends AccountSearch {
-  @ApiProperty({ enum: PREVIEW_BOARDS, example: 'xp' }) @IsIn(PREVIEW_BOARDS) leaderboard: AccountBoard;
+  @ApiProperty({ enum: PREVIEW_BOARDS, example: 'xp' }) leaderboard: AccountBoard;
 
   @ApiPropertyOptional({
     type: 'integer',
@@ -16,10 +15,6 @@ export class V1LeaderboardPreviewAccountRankRequestBody extends AccountSearch {
     maximum: INT32_MAX,
     description: 'A hypothetical score; without it the account’s current score (scores are 32-bit columns).',
   })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(INT32_MAX)
   value?: number | null;
 }
 

@@ -1,5 +1,4 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { INT32_MAX } from '../../common/wire/bounds';
 
 const rankField = (description: string) =>
@@ -7,8 +6,7 @@ const rankField = (description: string) =>
 
 /** The window fields every leaderboard request shares (account boards, the group board); see `rankWindow`. */
 export class RankWindowRequest {
-  @rankField('First rank of the window (1-based, inclusive); default 1.') @IsOptional() @IsInt() @Min(0) @Max(INT32_MAX) start?:
-    number | null;
-  @rankField('Last rank of the window (inclusive); default start + 9.') @IsOptional() @IsInt() @Min(0) @Max(INT32_MAX) end?: number | null;
-  @rankField('Centre the window on this rank.') @IsOptional() @IsInt() @Min(0) @Max(INT32_MAX) goToLeaderboardRank?: number | null;
+  @rankField('First rank of the window (1-based, inclusive); default 1.') start?: number | null;
+  @rankField('Last rank of the window (inclusive); default start + 9.') end?: number | null;
+  @rankField('Centre the window on this rank.') goToLeaderboardRank?: number | null;
 }

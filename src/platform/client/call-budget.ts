@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { PlatformBudgetExceededError, PlatformMarketBusyError } from './platform.errors';
-import { sleep } from './platform-http';
+import { sleep } from '../../common/scheduling/sleep';
 
 /**
  * Atomically: add n to today's counter, give a fresh counter its TTL, and undo the add if it would pass the limit.

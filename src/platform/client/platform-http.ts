@@ -1,4 +1,5 @@
 import type { CallBudget, MarketCallPace } from './call-budget';
+import { sleep } from '../../common/scheduling/sleep';
 import { PlatformHttpError, PlatformUnavailableError, redact } from './platform.errors';
 
 export interface PlatformHttpOptions {
@@ -146,15 +147,4 @@ function errorCode(e: unknown): string {
   const err = e as { name?: unknown; cause?: { code?: unknown } } | null;
   const code = err?.cause?.code ?? err?.name;
   return typeof code === 'string' ? code : 'unknown';
-}
-
-/** Resolves after ms, or rejects with the signal's reason as soon as it is aborted. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const done = () => (signal?.removeEventListener('abort', abort), resolve());
-    const timer = setTimeout(done, ms);
-    const abort = () => (clearTimeout(timer), reject(signal?.reason));
-    signal?.addEventListener('abort', abort, { once: true });
-  });
 }

@@ -1,21 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsBoolean, IsString, Matches, MaxLength } from 'class-validator';
 import { BOOKMARKS_PER_ACCOUNT } from '../preference-limits';
 
 export const BADGE_ID_PATTERN = /^bdg_\d{1,10}$/;
 
 export class V1AccountBookmarkBadgeRequestBody {
   @ApiProperty({ maxLength: 14, pattern: BADGE_ID_PATTERN.source, example: 'bdg_1', description: 'The badge id (`bdg_<n>`).' })
-  @IsString()
-  @MaxLength(14)
-  @Matches(BADGE_ID_PATTERN, { message: 'badgeId must look like bdg_123' })
   badgeId: string;
 
   @ApiProperty({
     example: true,
     description: `Whether to bookmark or unbookmark the badge. An account holds at most ${BOOKMARKS_PER_ACCOUNT} bookmarks (one more is a 422).`,
   })
-  @IsBoolean()
   bookmark: boolean;
 }
 

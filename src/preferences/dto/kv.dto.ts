@@ -1,9 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { KV_KEY_PATTERN, KV_LIMITS, KV_NAMESPACE_PATTERN } from '../preference-limits';
-
-const NAMESPACE_MESSAGE = 'namespace must be 1–64 of A-Z a-z 0-9 _ . : -, starting with A-Z a-z 0-9 _';
-const KEY_MESSAGE = 'key must be 1–128 of A-Z a-z 0-9 _ . : @ / + -, starting with A-Z a-z 0-9 _';
 
 const namespaceProperty = (description: string) => ({
   maxLength: 64,
@@ -20,15 +16,9 @@ const keyProperty = (description: string) => ({
 
 export class KvSetRequestBody {
   @ApiProperty(namespaceProperty("Namespace this key lives under, e.g. 'ui' or 'wishlist'."))
-  @IsString()
-  @MaxLength(64)
-  @Matches(KV_NAMESPACE_PATTERN, { message: NAMESPACE_MESSAGE })
   namespace: string;
 
   @ApiProperty(keyProperty('Key within the namespace.'))
-  @IsString()
-  @MaxLength(128)
-  @Matches(KV_KEY_PATTERN, { message: KEY_MESSAGE })
   key: string;
 
   @ApiProperty({
@@ -40,22 +30,14 @@ export class KvSetRequestBody {
       `${KV_LIMITS.namespaceBytes / 1024} KiB of values per namespace and ${KV_LIMITS.accountBytes / 1024} KiB in all: a set past ` +
       'any of them is a 422 and changes nothing.',
   })
-  @IsString()
-  @MaxLength(KV_LIMITS.valueBytes)
   value: string;
 }
 
 export class KvDeleteRequestBody {
   @ApiProperty(namespaceProperty('Namespace the key lives under.'))
-  @IsString()
-  @MaxLength(64)
-  @Matches(KV_NAMESPACE_PATTERN, { message: NAMESPACE_MESSAGE })
   namespace: string;
 
   @ApiProperty(keyProperty('Key to delete; deleting a key that is not there changes nothing (still 204).'))
-  @IsString()
-  @MaxLength(128)
-  @Matches(KV_KEY_PATTERN, { message: KEY_MESSAGE })
   key: string;
 }
 
@@ -65,10 +47,6 @@ export class KvListRequestBody {
     type: 'string',
     nullable: true,
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  @Matches(KV_NAMESPACE_PATTERN, { message: NAMESPACE_MESSAGE })
   namespace?: string | null;
 }
 

@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { TRENDING_WINDOWS, TrendingWindow } from '../../common/redis/trending-counter';
 
 export const SEARCH_SOURCES = ['badge', 'app', 'account'] as const;
@@ -10,16 +9,11 @@ export class SearchGetTrendingRequestBody {
     enum: SEARCH_SOURCES,
     description: 'badge: `account.listBadges` searches; app: `account.listApps`; account: profile look-ups by vanity.',
   })
-  @IsIn(SEARCH_SOURCES)
   source: SearchSource;
 
-  @ApiProperty({ enum: TRENDING_WINDOWS, example: '7d' }) @IsIn(TRENDING_WINDOWS) window: TrendingWindow;
+  @ApiProperty({ enum: TRENDING_WINDOWS, example: '7d' }) window: TrendingWindow;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 100, minimum: 1, maximum: 1000 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
   limit?: number;
 }
 

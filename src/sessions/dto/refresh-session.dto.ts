@@ -1,11 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
 export class V1AccountRefreshSessionRequest {
   @ApiProperty({ minLength: 1, maxLength: 256, description: 'The refresh token issued with the current session.' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(256)
   refreshToken: string;
 }
 

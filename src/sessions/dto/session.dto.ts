@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { RoleRecord } from '../../account-records/dto/profile-records.dto';
 import { Session } from '../../account-settings/dto/account-settings.dto';
 
@@ -62,9 +61,6 @@ export class V1AccountDeleteSessionRequestBody {
     example: 'ses_0123456789abcdef',
     description: 'One of the calling account’s sessions, as `account.getSettings` lists them.',
   })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
   sessionId: string;
 }
 

@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, MaxLength } from 'class-validator';
 
 /**
  * The platform's positive assertion, as its redirect to `openid.return_to` carried it: every `openid.<name>` query
@@ -7,33 +6,21 @@ import { IsString, MaxLength } from 'class-validator';
  */
 export class V1AccountLoginRequest {
   @ApiProperty({ maxLength: 100, example: 'http://specs.openid.net/auth/2.0' })
-  @IsString()
-  @MaxLength(100)
   openid_ns: string;
 
   @ApiProperty({ maxLength: 20, example: 'id_res', description: 'A positive assertion is `id_res`.' })
-  @IsString()
-  @MaxLength(20)
   openid_mode: string;
 
   @ApiProperty({ maxLength: 300, example: 'http://127.0.0.1:3100/openid/login', description: 'Must be the configured platform endpoint.' })
-  @IsString()
-  @MaxLength(300)
   openid_op_endpoint: string;
 
   @ApiProperty({ maxLength: 300, example: 'https://steamcommunity.com/openid/id/76561197960265729' })
-  @IsString()
-  @MaxLength(300)
   openid_claimed_id: string;
 
   @ApiProperty({ maxLength: 300, example: 'https://steamcommunity.com/openid/id/76561197960265729' })
-  @IsString()
-  @MaxLength(300)
   openid_identity: string;
 
   @ApiProperty({ maxLength: 2000, example: 'http://localhost:3000/', description: 'Must be on the web app’s origin (`WEB_APP_ORIGIN`).' })
-  @IsString()
-  @MaxLength(2000)
   openid_return_to: string;
 
   @ApiProperty({
@@ -41,23 +28,15 @@ export class V1AccountLoginRequest {
     example: '2026-11-23T10:44:01Z1a2b3c4d',
     description: 'UTC timestamp then unique characters; usable once.',
   })
-  @IsString()
-  @MaxLength(255)
   openid_response_nonce: string;
 
   @ApiProperty({ maxLength: 255, example: '1234567890' })
-  @IsString()
-  @MaxLength(255)
   openid_assoc_handle: string;
 
   @ApiProperty({ maxLength: 300, example: 'signed,op_endpoint,claimed_id,identity,return_to,response_nonce,assoc_handle' })
-  @IsString()
-  @MaxLength(300)
   openid_signed: string;
 
   @ApiProperty({ maxLength: 200, example: 'W0mM3r7g0xQ9sJ5h2k1l8n6p4q3r2s1t0u9v8w7x6y5=' })
-  @IsString()
-  @MaxLength(200)
   openid_sig: string;
 }
 

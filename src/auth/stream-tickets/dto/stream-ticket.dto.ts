@@ -1,10 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
 import { STREAM_OPERATIONS, type StreamOperation } from '../../../common/wire/wire-operation.decorator';
 
 export class AuthCreateStreamTicketRequestBody {
   @ApiProperty({ enum: STREAM_OPERATIONS, example: 'account.subscribe', description: 'The one stream the ticket may open.' })
-  @IsIn(STREAM_OPERATIONS)
   stream: StreamOperation;
 }
 
