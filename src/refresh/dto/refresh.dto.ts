@@ -1,11 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional } from 'class-validator';
 import { AccountSearch } from '../../account-records/dto/account-search.dto';
 
 export class V1AccountQueueUpdateRequest extends AccountSearch {
   @ApiPropertyOptional({ default: false, description: 'Skip the cooldown; staff only.' })
-  @IsOptional()
-  @IsBoolean()
   force?: boolean;
 }
 
