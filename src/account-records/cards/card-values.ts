@@ -44,21 +44,22 @@ export type CardValues = [
   countryCode: string | null,
   stateName: string | null,
   cityName: string | null,
-  createdAtMs: number,
+  createdAtMs: number | null,
   roles: RoleRecord[] | null,
   region: string | null,
 ];
 
 /**
- * The SQL of CardValues for the account aliased `a`: the platform's creation date falling back to when the account
- * was added, and its roles from `cardRoles`, which the statement joins.
+ * The SQL of CardValues for the account aliased `a`: the platform's creation date (null where the platform does not
+ * tell: a private profile; never the date the service first saw it), and its roles from `cardRoles`, which the
+ * statement joins.
  */
 export const CARD_VALUES = `json_build_array(
   a.account_id, a.name, a.avatar, a.animated_avatar, a.avatar_frame, a.background, a.mini_background, a.privacy,
   a.apps, a.badges, a.foil_badges, a.normal_badges, a.friends, a.level, a.xp, a.playtime, a.awards_given,
   a.awards_received, a.points_given, a.points_received, a.donated, a.bans, a.game_bans, a.vac_bans, a.site_score,
   a.economy_ban, a.site_vanity, a.platform_vanity, a.country_name, a.country_code, a.state_name, a.city_name,
-  floor(extract(epoch FROM COALESCE(a.platform_created_at, a.added_at)) * 1000),
+  floor(extract(epoch FROM a.platform_created_at) * 1000),
   cr.roles, a.region)`;
 
 /**
@@ -75,7 +76,7 @@ export function cardRoles(accounts: string): string {
 }
 
 /** The account a card is built from, with its creation date and roles. */
-export function cardAccountOf(v: CardValues): CardAccount & { createdAt: Date; roles: RoleRecord[] | null } {
+export function cardAccountOf(v: CardValues): CardAccount & { createdAt: Date | null; roles: RoleRecord[] | null } {
   return {
     accountId: v[0],
     name: v[1],
@@ -109,7 +110,7 @@ export function cardAccountOf(v: CardValues): CardAccount & { createdAt: Date; r
     countryCode: v[29],
     stateName: v[30],
     cityName: v[31],
-    createdAt: new Date(v[32]),
+    createdAt: v[32] === null ? null : new Date(v[32]),
     roles: v[33],
     region: v[34],
   };
@@ -192,7 +193,7 @@ export const CARD_CREATED_AT_MEMBER = ',"createdAt":';
 
 /** A card's JSON text after its roles: its location objects, its creation date, the closing brace. */
 export const CARD_TAIL_TEXT = `${LOCATION_TEXT}
-  || '${CARD_CREATED_AT_MEMBER}' || ${sqlJsonIsoTime('COALESCE(a.platform_created_at, a.added_at)')} || '}'`;
+  || '${CARD_CREATED_AT_MEMBER}' || ${sqlJsonIsoTime('a.platform_created_at')} || '}'`;
 
 /** A card's text from its parts, to be put into a response as it is (a RawJson, common/wire/raw-json.ts). */
 export function cardTextOf(head: string, roles: RoleRecord[] | null, tail: string): string {

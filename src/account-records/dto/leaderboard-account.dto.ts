@@ -35,7 +35,13 @@ export class LeaderboardAccount {
   @ApiProperty({ type: 'integer', deprecated: true }) foilBadgeCost: number;
   @ApiProperty({ type: 'integer', deprecated: true }) normalBadgeCost: number;
   @ApiProperty() economyBan: string;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When the account was created on the platform; null where the platform does not tell (a private profile), as on the profile. (The reference declares it not nullable.)',
+  })
+  createdAt: string | null;
   @ApiProperty() steamSetsVanity: string;
   @ApiProperty() steamVanity: string;
   @ApiProperty({ type: [Image], nullable: true }) images: Image[] | null;
