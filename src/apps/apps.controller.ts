@@ -32,8 +32,7 @@ export class AppsController {
   @WireOperation({
     operationId: 'app.listOwners',
     summary: 'Accounts that own an app, highest playtime first',
-    description:
-      `Cursor paging; \`playtime\` is minutes on this app. The page size (\`maxPageSize\`) is a donor perk, by the caller's donor tier: ${TIER_PAGE_SIZES}; a larger \`limit\` is clamped.`,
+    description: `Cursor paging; \`playtime\` is minutes on this app. The page size (\`maxPageSize\`) is a donor perk, by the caller's donor tier: ${TIER_PAGE_SIZES}; a larger \`limit\` is clamped.`,
     auth: 'any',
     response: AppListOwnersResponseBody,
     errors: [400, 401, 403, 422, 500, 503],

@@ -26,8 +26,7 @@ export class BadgesController {
   @WireOperation({
     operationId: 'badge.listCrafters',
     summary: 'Accounts that crafted a badge, earliest completion first',
-    description:
-      `Cursor paging. The page size (\`maxPageSize\`) is a donor perk, by the caller's donor tier: ${TIER_PAGE_SIZES}; a larger \`limit\` is clamped.`,
+    description: `Cursor paging. The page size (\`maxPageSize\`) is a donor perk, by the caller's donor tier: ${TIER_PAGE_SIZES}; a larger \`limit\` is clamped.`,
     auth: 'any',
     response: BadgeListCraftersResponseBody,
     errors: [400, 401, 403, 404, 422, 500, 503],

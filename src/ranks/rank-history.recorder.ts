@@ -68,7 +68,10 @@ export class RankHistoryRecorder {
     const counted = boards.map((board) => {
       const { ranks, totals } = current.get(board)!;
       const keep = ranks.map((rank, level) => rankCounts(rank, totals[level], min));
-      return { ranks: ranks.map((rank, level) => (keep[level] ? rank : 0)), totals: totals.map((total, level) => (keep[level] ? total : 0)) };
+      return {
+        ranks: ranks.map((rank, level) => (keep[level] ? rank : 0)),
+        totals: totals.map((total, level) => (keep[level] ? total : 0)),
+      };
     });
     // Element-wise: the new rank where it is better (lower, and not 0), else the kept one if it still counts (a row
     // kept before totals were recorded has none, and is dropped: it may have been reached on an empty board).

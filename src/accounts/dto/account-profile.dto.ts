@@ -3,8 +3,7 @@ import { ACCOUNT_PRIVACY, AccountPrivacy, LAST_QUEUE_STATUS, LastQueueStatus } f
 import { RANK_BOARDS } from '../../ranks/account-boards';
 import { Connection, CountryName, Image, LocationName, RoleRecord } from '../../account-records/dto/profile-records.dto';
 
-const RANKS_CSV =
-  'CSV global,regional,country,state,city; 0 where the account is unranked there (a zero value, or no such location).';
+const RANKS_CSV = 'CSV global,regional,country,state,city; 0 where the account is unranked there (a zero value, or no such location).';
 
 export class BestLeaderboardRank {
   @ApiProperty({ enum: RANK_BOARDS }) leaderboard: string;
