@@ -1,3 +1,4 @@
+import { FALLERS_DEPTH } from './changes/change-snapshot-computer';
 import { Body, Controller, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -96,8 +97,7 @@ export class LeaderboardsController {
   @WireOperation({
     operationId: 'leaderboard.getChanges',
     summary: 'Top movers over a window on a leaderboard',
-    description:
-      'Sorted by the size of the change. The old score is what an account’s first update in the window found before it ran; accounts first added in the window have no old score and are not listed. Awards and points boards never move (no update records them). No credential needed.',
+    description: `Sorted by the size of the change. The old score is what an account’s first update in the window found before it ran; accounts first added in the window have no old score and are not listed. By rank (\`metric: rank\`), accounts not refreshed in the window whose rank others moved (passed by a riser: they fell) are listed too, within the board’s first ${FALLERS_DEPTH.toLocaleString('en-US')} places. Awards and points boards never move (no update records them; the platform the service reads has no source for them). No credential needed.`,
     auth: 'optional',
     response: LeaderboardGetChangesResponseBody,
     errors: [400, 422, 500],

@@ -4,6 +4,7 @@ import { AppCardSets } from '../../src/pricing/app-card-sets.service';
 import { AppPricer } from '../../src/pricing/app-pricer.service';
 import { steamId64Of } from '../../src/account-records/account.enums';
 import { PipelineContext, startPipeline } from '../support/pipeline';
+import { changesReferenceSql } from '../support/changes-reference';
 
 /** Tracked accounts a board's scope needs for best ranks and milestones in this suite (POPULATED_BOARD_MIN_ACCOUNTS). */
 const MIN_ACCOUNTS = 20;
@@ -45,7 +46,11 @@ describe('answers that mean what they say', () => {
 
   beforeAll(async () => {
     ctx = await startPipeline('answers', {
-      env: { POPULATED_BOARD_MIN_ACCOUNTS: String(MIN_ACCOUNTS), PLATFORM_MARKET_CALLS_PER_MINUTE: '600000', PRICING_INTERVAL_MS: '3600000' },
+      env: {
+        POPULATED_BOARD_MIN_ACCOUNTS: String(MIN_ACCOUNTS),
+        PLATFORM_MARKET_CALLS_PER_MINUTE: '600000',
+        PRICING_INTERVAL_MS: '3600000',
+      },
     });
     key = await ctx.apiKey(1);
     await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES (1, 'staff')`);
@@ -59,9 +64,10 @@ describe('answers that mean what they say', () => {
       const info = (await post('account.getInfo', { id: { accountId } }).expect(200)).body;
       expect(Number(ranksOf(info, 'xp').totals.split(',')[0])).toBe(EARLY);
       expect(bestOf(info, 'xp')).toEqual({ leaderboard: 'xp', ranks: expect.stringMatching(/^0,/), totals: expect.stringMatching(/^0,/) });
-      const [stored] = await ctx.dataSource.query(`SELECT ranks, totals FROM account_best_ranks WHERE account_id = $1 AND leaderboard = 'xp'`, [
-        accountId,
-      ]);
+      const [stored] = await ctx.dataSource.query(
+        `SELECT ranks, totals FROM account_best_ranks WHERE account_id = $1 AND leaderboard = 'xp'`,
+        [accountId],
+      );
       expect(stored.ranks[0]).toBe(0);
     }
     await refresh(Array.from({ length: ALL - EARLY }, (_, i) => i + EARLY + 1));
@@ -127,13 +133,18 @@ describe('answers that mean what they say', () => {
       expect.objectContaining({
         accountId: donor,
         eventType: 'rank_milestone',
-        rank: { leaderboard: 'donations', bucket: 'top_10', previous: 0, current: recomputedRank(stored, 'donated', donor), location: { type: 'global' } },
+        rank: {
+          leaderboard: 'donations',
+          bucket: 'top_10',
+          previous: 0,
+          current: recomputedRank(stored, 'donated', donor),
+          location: { type: 'global' },
+        },
       }),
     ]);
     // Every milestone stored agrees with the history it was read from: a rank now inside a top the previous one was not.
-    const events: { data: { rank: { leaderboard: string; bucket: string; previous: number; current: number } } }[] = await ctx.dataSource.query(
-      `SELECT data FROM activity_events WHERE event_type = 'rank_milestone'`,
-    );
+    const events: { data: { rank: { leaderboard: string; bucket: string; previous: number; current: number } } }[] =
+      await ctx.dataSource.query(`SELECT data FROM activity_events WHERE event_type = 'rank_milestone'`);
     for (const { data } of events) {
       const top = Number(data.rank.bucket.slice('top_'.length));
       expect(data.rank.current).toBeGreaterThan(0);
@@ -191,7 +202,8 @@ describe('answers that mean what they say', () => {
       const expected = row.platform_created_at?.toISOString() ?? null;
       const info = (await post('account.getInfo', { id: { accountId: row.account_id } }).expect(200)).body;
       expect(info.createdAt).toBe(expected);
-      const preview = (await post('leaderboard.previewAccountRank', { leaderboard: 'xp', id: { accountId: row.account_id } }).expect(200)).body;
+      const preview = (await post('leaderboard.previewAccountRank', { leaderboard: 'xp', id: { accountId: row.account_id } }).expect(200))
+        .body;
       expect(preview.ownAccount.createdAt).toBe(expected);
     }
     const page = (await post('leaderboard.getAccountLeaderboard', { leaderboard: 'xp', start: 1, end: ALL }).expect(200)).body;
@@ -247,8 +259,9 @@ describe('answers that mean what they say', () => {
        VALUES ($1, 'normal', 6, 0, 0, 10, 20, 123, 9, 54, now()), ($1, 'foil', 6, 0, 0, 1, 200, 1200, 90, 540, now())`,
       [owned.app_id],
     );
-    const res = (await post('account.listApps', { id: { accountId: owned.account_id }, order: { by: 'appId', direction: 'asc' } }).expect(200))
-      .body;
+    const res = (
+      await post('account.listApps', { id: { accountId: owned.account_id }, order: { by: 'appId', direction: 'asc' } }).expect(200)
+    ).body;
     const prices: { app_id: number; price: number }[] = await ctx.dataSource.query(
       `SELECT aa.app_id, COALESCE(m.set_price, 0) AS price FROM account_apps aa
          LEFT JOIN app_market_prices m ON m.app_id = aa.app_id AND m.badge_type = 'normal'
@@ -270,8 +283,9 @@ describe('answers that mean what they say', () => {
         ORDER BY a.account_id, b.account_id LIMIT 1`,
     );
     expect(pair).toBeDefined();
-    const res = (await post('account.findFriendPath', { from: { id: { accountId: pair.a } }, to: { id: { accountId: pair.b } } }).expect(200))
-      .body;
+    const res = (
+      await post('account.findFriendPath', { from: { id: { accountId: pair.a } }, to: { id: { accountId: pair.b } } }).expect(200)
+    ).body;
     expect(res.found).toBe(true);
     const twoHops = res.paths.filter((path: { distance: number }) => path.distance === 2);
     expect(twoHops.length).toBeGreaterThan(0);
@@ -285,5 +299,47 @@ describe('answers that mean what they say', () => {
     }
     const viaPath = twoHops.find((path: { steamIds: string[] }) => path.steamIds[1] === steamId64Of(pair.via));
     expect(viaPath.path[1]).toBeNull();
+  });
+
+  it('should list by rank the accounts that fell without being refreshed', async () => {
+    // The account that passes the most others over a year of simulated time, passing accounts nobody refreshes again.
+    const universe = ctx.simulator.universe;
+    const later = universe.tickAt(ctx.clock.now + 365 * 86_400_000);
+    const stored = await rows();
+    const riser = stored
+      .filter((row) => row.account_id !== 1 && row.account_id !== 7)
+      .map((row) => {
+        const [from, to] = [Number(row.xp), universe.badges(row.account_id, later).playerXp];
+        return { accountId: row.account_id, passes: stored.filter((other) => Number(other.xp) > from && Number(other.xp) < to).length };
+      })
+      .sort((a, b) => b.passes - a.passes)[0];
+    expect(riser.passes).toBeGreaterThan(0);
+    expect(recomputedRank(stored, 'xp', riser.accountId)).toBeGreaterThan(1);
+    ctx.clock.advance(365 * 86_400_000);
+    await refresh([riser.accountId], true);
+    const body = { leaderboard: 'xp', window: '24h', metric: 'rank', direction: 'declines', limit: 100 };
+    const got = (await post('leaderboard.getChanges', body).expect(200)).body.changes as Record<string, unknown>[];
+    const expected: Record<string, unknown>[] = await ctx.dataSource.query(changesReferenceSql('xp', 'rank', 'declines'), [
+      'xp',
+      new Date(Date.now() - 86_400_000),
+      null,
+      100,
+      0,
+    ]);
+    const pick = ({ accountId, oldRank, newRank, oldScore, newScore }: Record<string, unknown>) => ({
+      accountId,
+      oldRank,
+      newRank,
+      oldScore,
+      newScore,
+    });
+    expect(got.map(pick)).toEqual(expected.map(pick));
+    // Among them, accounts refreshed once only (no update in the window that was not their first): they did not move.
+    const once: { account_id: number }[] = await ctx.dataSource.query(
+      `SELECT account_id FROM account_updates WHERE status = 'completed' GROUP BY account_id HAVING count(*) = 1`,
+    );
+    const unrefreshed = new Set(once.map((row) => row.account_id));
+    expect(got.filter((change) => unrefreshed.has(change.accountId as number)).length).toBeGreaterThan(0);
+    for (const change of got) expect(change.rankDelta).toBe((change.oldRank as number) - (change.newRank as number));
   });
 });

@@ -126,7 +126,7 @@ describe('account.getInfo written by PostgreSQL', () => {
       .getRepository(AccountRoleEntity)
       .find({ where: { accountId }, order: { rating: 'DESC', role: 'ASC' } });
     const costs = await referenceBadgeCosts(ctx.dataSource, accountId);
-    const best: { leaderboard: string; ranks: number[] }[] = await ctx.dataSource.query(
+    const best: { leaderboard: string; ranks: number[]; totals: number[] }[] = await ctx.dataSource.query(
       'SELECT leaderboard, ranks, totals FROM account_best_ranks WHERE account_id = $1',
       [accountId],
     );
@@ -136,7 +136,9 @@ describe('account.getInfo written by PostgreSQL', () => {
       [accountId],
     );
     const current = account.updatedAt ? await ctx.app.get(AccountRankReader).accountRanks(accountId) : null;
-    const profile = Object.assign(toProfile(account, roles, costs), profileRanksOf(current, best, ctx.config.populatedBoardMinAccounts), { images });
+    const profile = Object.assign(toProfile(account, roles, costs), profileRanksOf(current, best, ctx.config.populatedBoardMinAccounts), {
+      images,
+    });
     return JSON.stringify({ $schema: 'http://api.test/schemas/V1AccountGetInfoResponseBody.json', ...profile });
   }
 
