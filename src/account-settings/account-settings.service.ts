@@ -8,7 +8,8 @@ import { notFound } from '../common/problem/problem.exception';
 import { V1AccountGetSettingsBody } from './dto/account-settings.dto';
 import { AccountSettingsEntity } from '../account-records/entities/account-settings.entity';
 import { AccountEntity } from '../account-records/entities/account.entity';
-import { toSettingsBody } from './mappers/settings.mapper';
+import { chosenRoleOf, toSettingsBody } from './mappers/settings.mapper';
+import { HeldRole, donorTier } from '../account-records/donor-tiers';
 import { AccountImagesService } from '../images/account-images.service';
 import { ConnectionsService } from '../connections/connections.service';
 
@@ -38,6 +39,11 @@ export class AccountSettingsService {
       this.connections.list(accountId),
     ]);
     const { perKey, total } = await this.usage.analytics(keys.map((key) => key.keyId));
-    return toSettingsBody({ account, settings, keys, sessions, perKey, total, images, connections });
+    const roles: HeldRole[] = await this.accounts.query(
+      'SELECT role, extras FROM account_roles WHERE account_id = $1 ORDER BY rating DESC, role ASC',
+      [accountId],
+    );
+    const chosenRole = chosenRoleOf(settings, roles, donorTier(Number(account.donated), roles));
+    return toSettingsBody({ account, settings, keys, sessions, perKey, total, images, connections, chosenRole });
   }
 }

@@ -29,14 +29,18 @@ export class AccountAppsService {
     const column = request.order?.by === 'appId' ? 'aa.app_id' : 'aa.playtime';
     const direction = request.order?.direction === 'asc' ? 'ASC' : 'DESC';
     const page = request.page ?? 1;
-    const rows: { app_id: number; name: string; icon: string; playtime: number }[] = await this.dataSource.query(
-      `SELECT aa.app_id, a.name, a.icon, aa.playtime ${from}
-        ORDER BY ${column} ${direction}, aa.app_id ${direction}
-        LIMIT ${APPS_PAGE_SIZE} OFFSET ${(page - 1) * APPS_PAGE_SIZE}`,
+    // The price: the app's normal card set at the market (the pricing job's), one key probe per app of the page.
+    const rows: { app_id: number; name: string; icon: string; playtime: number; price: number }[] = await this.dataSource.query(
+      `SELECT p.app_id, p.name, p.icon, p.playtime, COALESCE(m.set_price, 0) AS price
+         FROM (SELECT aa.app_id, a.name, a.icon, aa.playtime ${from}
+                ORDER BY ${column} ${direction}, aa.app_id ${direction}
+                LIMIT ${APPS_PAGE_SIZE} OFFSET ${(page - 1) * APPS_PAGE_SIZE}) p
+         LEFT JOIN app_market_prices m ON m.app_id = p.app_id AND m.badge_type = 'normal'
+        ORDER BY p.${column.slice(3)} ${direction}, p.app_id ${direction}`,
       where.parameters,
     );
     return {
-      apps: rows.map((row) => ({ id: row.app_id, name: row.name, image: row.icon, playtime: row.playtime, price: 0 })),
+      apps: rows.map((row) => ({ id: row.app_id, name: row.name, image: row.icon, playtime: row.playtime, price: row.price })),
       pages: Math.ceil(total / APPS_PAGE_SIZE),
       totalHits: total,
     };

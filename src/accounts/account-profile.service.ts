@@ -26,6 +26,7 @@ import { intsOf, profileRanksText, profileText, recordTextOfRow, recordTextOfTok
 export class AccountProfileService {
   private readonly logger = new JsonLogger('AccountProfileService');
   private readonly schemaLink: string;
+  private readonly populatedBoardMin: number;
 
   constructor(
     private readonly lookup: AccountLookupService,
@@ -41,6 +42,7 @@ export class AccountProfileService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.schemaLink = schemaLink(config.publicBaseUrl, V1AccountGetInfoResponseBody.name);
+    this.populatedBoardMin = config.populatedBoardMinAccounts;
   }
 
   /**
@@ -67,7 +69,7 @@ export class AccountProfileService {
     if (visitor) void this.countVisit(accountId, visitor, selector.vanity?.value);
     const record = recordTextOfRow(row) ?? recordTextOfTokens(tokens!);
     const costs = await this.prices.costsOf(intsOf(row.badge_ids), intsOf(row.badge_levels));
-    const ranks = profileRanksText(row.refreshed ? current : null, row.best);
+    const ranks = profileRanksText(row.refreshed ? current : null, row.best, this.populatedBoardMin);
     return new RenderedJson(profileText(this.schemaLink, record, row, costs, ranks));
   }
 

@@ -3,6 +3,7 @@ import { ProblemException } from '../common/problem/problem.exception';
 import { holdRawJson } from '../common/wire/raw-json';
 import { accountIdOf } from '../account-records/account.enums';
 import { AccountLookupService, AccountSelector, notTracked } from '../account-records/account-lookup.service';
+import { steamId64Of } from '../account-records/account.enums';
 import { V1AccountFindFriendPathRequestBody, V1AccountFindFriendPathResponseBody } from './dto/friend-path.dto';
 import { FriendGraphCache } from './friends/friend-graph-cache.service';
 import { findFriendPaths } from './friends/friend-search';
@@ -50,7 +51,13 @@ export class FriendPathService {
     if (!cards.has(from) || !cards.has(to)) throw notTracked();
     return holdRawJson({
       found: paths.length > 0,
-      paths: paths.map((path) => ({ distance: path.length - 1, path: path.map((id) => cards.get(id) ?? null) })),
+      // An account the service does not track has no card (null), but its id is known: `steamIds` names every hop, so
+      // two paths through different untracked accounts never look alike.
+      paths: paths.map((path) => ({
+        distance: path.length - 1,
+        path: path.map((id) => cards.get(id) ?? null),
+        steamIds: path.map(steamId64Of),
+      })),
     });
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AccountLookupService } from '../account-records/account-lookup.service';
+import { CARD_COUNT_SQL } from '../badges/badge-catalog.service';
 import { InventorySet, V1AccountListInventorySetsResponseBody } from './dto/inventory-sets.dto';
 
 interface CardRow {
@@ -12,8 +13,9 @@ interface CardRow {
 }
 
 /**
- * The caller's trading cards grouped into sets. A set needs every card of the app; the size of an app's set
- * is the number of distinct normal cards seen across tracked inventories (the Web API does not publish it).
+ * The caller's trading cards grouped into sets. A set needs every card of the app: the size of an app's set is the
+ * platform's (its market's card list, pricing/app-card-sets.service.ts), or, until the service has read it, the
+ * distinct normal cards seen across tracked inventories (a lower bound); one key look-up per app.
  */
 @Injectable()
 export class InventorySetsService {
@@ -31,17 +33,15 @@ export class InventorySetsService {
     );
     const appIds = [...new Set(cards.map((card) => card.app_id))];
     const sizes: { app_id: number; size: number }[] = appIds.length
-      ? await this.dataSource.query(
-          `SELECT app_id, count(DISTINCT class_id)::int AS size FROM inventory_items WHERE kind = 'card' AND app_id = ANY($1) GROUP BY app_id`,
-          [appIds],
-        )
+      ? await this.dataSource.query(`SELECT k.app_id, ${CARD_COUNT_SQL} AS size FROM app_card_counts k WHERE k.app_id = ANY($1)`, [appIds])
       : [];
     const sizeOf = new Map(sizes.map((row) => [row.app_id, row.size]));
     const sets = appIds.map((appId): InventorySet => {
       const normal = cards.filter((card) => card.app_id === appId && card.kind === 'card');
       const foil = cards.filter((card) => card.app_id === appId && card.kind === 'foil_card');
-      const complete = (held: CardRow[]) =>
-        held.length && held.length >= (sizeOf.get(appId) ?? 0) ? Math.min(...held.map((card) => card.amount)) : 0;
+      // Complete: one copy of every card of the set (a set of unknown size, 0, is never complete).
+      const size = sizeOf.get(appId) ?? 0;
+      const complete = (held: CardRow[]) => (size > 0 && held.length >= size ? Math.min(...held.map((card) => card.amount)) : 0);
       return {
         appId,
         normal: normal.map(({ name, amount }) => ({ name, amount })),

@@ -14,7 +14,7 @@ export const PROFILE_EXTRAS_SQL = `
     (SELECT COALESCE(json_agg(json_build_object('role', r.role, 'rating', r.rating, 'extras', r.extras)
                               ORDER BY r.rating DESC, r.role ASC), '[]'::json)
        FROM account_roles r WHERE r.account_id = a.account_id) AS roles,
-    (SELECT COALESCE(json_agg(json_build_object('leaderboard', b.leaderboard, 'ranks', b.ranks)), '[]'::json)
+    (SELECT COALESCE(json_agg(json_build_object('leaderboard', b.leaderboard, 'ranks', b.ranks, 'totals', b.totals)), '[]'::json)
        FROM account_best_ranks b WHERE b.account_id = a.account_id) AS best,
     (SELECT COALESCE(json_agg(json_build_object('active', i.active, 'fileName', i.file_name, 'imageId', i.image_id, 'imageType', i.image_type)
                               ORDER BY i.image_type ASC, i.active DESC, i.created_at DESC, i.image_id ASC), '[]'::json)

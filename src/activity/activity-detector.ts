@@ -41,3 +41,26 @@ export function detectActivity(
   }
   return events;
 }
+
+/** A top-N bucket entered on a board (RankHistoryRecorder's RankMilestone). */
+export interface EnteredTop {
+  leaderboard: string;
+  top: number;
+  previous: number;
+  current: number;
+}
+
+/**
+ * `rank_milestone` events: one per board whose global top 10, 100 or 1000 the account entered since its previous
+ * refresh, as the refresh placed it (the tightest bucket entered; see ranks/populated-boards.ts for when a board
+ * counts). Stamped with the refresh's time.
+ */
+export function rankMilestoneEvents(entered: EnteredTop[], now: Date): DetectedEvent[] {
+  return entered.map((m) => ({
+    eventType: 'rank_milestone',
+    occurredAt: now,
+    data: {
+      rank: { leaderboard: m.leaderboard, bucket: `top_${m.top}`, previous: m.previous, current: m.current, location: { type: 'global' } },
+    },
+  }));
+}

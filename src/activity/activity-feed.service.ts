@@ -110,6 +110,7 @@ export class ActivityFeedService {
         ...(badge && held ? { appBadge: toAppBadge(badge, { completionTime: held.completionTime, level: held.level, xp: held.xp }) } : {}),
         ...(row.data.level ? { level: row.data.level } : {}),
         ...(row.data.scarcity ? { scarcity: row.data.scarcity } : {}),
+        ...(row.data.rank ? { rank: row.data.rank } : {}),
       };
     });
   }

@@ -68,6 +68,11 @@ export class ActivityRecorder implements OnModuleDestroy {
     return rows.map((row) => String(row.id));
   }
 
+  /** Stores events found after the update's transaction (rank milestones: the ranks move after its commit). */
+  async recordAfter(manager: EntityManager, accountId: number, events: DetectedEvent[]): Promise<string[]> {
+    return events.length ? this.record(manager, accountId, events, new Set()) : [];
+  }
+
   async announce(ids: string[]): Promise<void> {
     if (ids.length)
       await this.tail.log.append(

@@ -1,3 +1,4 @@
+import { TIER_PAGE_SIZES } from '../account-records/donor-tiers';
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../common/auth/auth.decorator';
@@ -31,8 +32,7 @@ export class AppsController {
   @WireOperation({
     operationId: 'app.listOwners',
     summary: 'Accounts that own an app, highest playtime first',
-    description:
-      'Cursor paging; `playtime` is minutes on this app. The page size is a donor perk: 25, 100 for donators, 500 for staff (`maxPageSize`); a larger `limit` is clamped.',
+    description: `Cursor paging; \`playtime\` is minutes on this app. The page size (\`maxPageSize\`) is a donor perk, by the caller's donor tier: ${TIER_PAGE_SIZES}; a larger \`limit\` is clamped.`,
     auth: 'any',
     response: AppListOwnersResponseBody,
     errors: [400, 401, 403, 422, 500, 503],

@@ -18,7 +18,7 @@ export interface BadgeStatistics {
   scarcity: number;
   appName: string;
   appIcon: string;
-  /** Distinct normal cards of the app seen in tracked inventories (the Web API does not publish the set size). */
+  /** Cards in the app's set as the platform's market lists them; the distinct cards seen held until it was read. */
   cardCount: number;
   trackedHolders: number;
   highestLevel: number;
@@ -33,8 +33,8 @@ export interface BadgeStatistics {
 }
 
 /**
- * A badge with its maintained holder statistics (`badge_holder_stats`, one row per badge), the number of its
- * app's card classes held (`app_card_counts`, joined where the card count is read) and its set's market price
+ * A badge with its maintained holder statistics (`badge_holder_stats`, one row per badge), its app's card set
+ * (`app_card_counts`, joined where the card count is read) and its set's market price
  * (`app_market_prices`, kept by the pricing job): no read aggregates the holdings.
  */
 const SELECT_STATISTICS = `
@@ -47,8 +47,12 @@ const SELECT_STATISTICS = `
          COALESCE(p.set_price, 0) AS price, COALESCE(p.unlisted_cards > 0, false) AS "noListing",
          COALESCE(p.unmarketable_cards > 0, false) AS "isNmc"`;
 
-/** The badge's `cardCount`: a key look-up of its app's maintained count (`app_card_counts`, joined as `k`). */
-const CARD_COUNT = `COALESCE(k.classes, 0) AS "cardCount"`;
+/**
+ * The badge's `cardCount`: a key look-up of its app's set (`app_card_counts`, joined as `k`): the platform's count
+ * (pricing/app-card-sets.service.ts), or the cards seen held until the platform was asked.
+ */
+export const CARD_COUNT_SQL = 'COALESCE(k.cards, k.classes, 0)';
+const CARD_COUNT = `${CARD_COUNT_SQL} AS "cardCount"`;
 const CARD_COUNT_JOIN = 'LEFT JOIN app_card_counts k ON k.app_id = b.app_id';
 
 const JOINS = `

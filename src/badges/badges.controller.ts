@@ -1,3 +1,4 @@
+import { TIER_PAGE_SIZES } from '../account-records/donor-tiers';
 import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../common/auth/auth.decorator';
@@ -25,8 +26,7 @@ export class BadgesController {
   @WireOperation({
     operationId: 'badge.listCrafters',
     summary: 'Accounts that crafted a badge, earliest completion first',
-    description:
-      'Cursor paging. The page size is a donor perk: 25, 100 for donators, 500 for staff (`maxPageSize`); a larger `limit` is clamped.',
+    description: `Cursor paging. The page size (\`maxPageSize\`) is a donor perk, by the caller's donor tier: ${TIER_PAGE_SIZES}; a larger \`limit\` is clamped.`,
     auth: 'any',
     response: BadgeListCraftersResponseBody,
     errors: [400, 401, 403, 404, 422, 500, 503],

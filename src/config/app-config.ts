@@ -70,6 +70,11 @@ export interface AppConfig {
   sharedAnswerTtlMs: number;
   /** Whether each HTTP process keeps the column boards in memory for the profile's ranks (RankReplicaService). */
   rankReplica: boolean;
+  /**
+   * Tracked accounts a board's scope must hold before a rank there counts as a best rank or a rank milestone
+   * (src/ranks/populated-boards.ts): a rank gained while a board held a handful of accounts says nothing.
+   */
+  populatedBoardMinAccounts: number;
   /** Whether each HTTP process keeps every account's card in memory for the card listings (CardReplica). */
   cardReplica: boolean;
   /** Interval of the heartbeat event on every event stream. */
@@ -298,6 +303,7 @@ export function loadConfig(env: Env): AppConfig {
     apiProcesses,
     sharedAnswerTtlMs: int(env, 'SHARED_ANSWER_TTL_MS', 1000, 0, 60_000),
     rankReplica: flag(env, 'RANK_REPLICA', true),
+    populatedBoardMinAccounts: int(env, 'POPULATED_BOARD_MIN_ACCOUNTS', 100, 1, 100_000_000),
     cardReplica: flag(env, 'CARD_REPLICA', true),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
     donationGoalCents: int(env, 'DONATION_GOAL_CENTS', 50_000, 0, 1_000_000_000),

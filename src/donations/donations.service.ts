@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { CardChanges } from '../account-records/card-replica/card-changes';
+import { RankEngine } from '../ranks/rank-engine.service';
 import { V1DonateGoal } from './dto/donate-goal.dto';
 
 const MAX_SUPPORTERS = 48;
@@ -15,15 +16,23 @@ export class DonationsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly cardChanges: CardChanges,
+    private readonly ranks: RankEngine,
   ) {}
 
-  /** Records a donation; an account's total (`donated`, the donations board and its card) grows with it. */
+  /**
+   * Records a donation; an account's total (`donated`, its card, its donor tier: account-records/donor-tiers.ts) grows
+   * with it, and the account moves on the donations board at once (the rank engine places its committed row, as after
+   * an update, and the replicas hear of it), so the board, `account.getInfo` and `leaderboard.previewAccountRank`
+   * agree from the moment it is recorded. An account never refreshed is on no board yet: it is placed by its first update.
+   */
   async record(cents: number, accountId: number | null, at = new Date()): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await manager.query('INSERT INTO donations (account_id, cents, donated_at) VALUES ($1, $2, $3)', [accountId, cents, at]);
       if (accountId !== null) await manager.query('UPDATE accounts SET donated = donated + $2 WHERE account_id = $1', [accountId, cents]);
     });
-    if (accountId !== null) await this.cardChanges.announce([accountId]);
+    if (accountId === null) return;
+    await this.ranks.place([accountId]);
+    await this.cardChanges.announce([accountId]);
   }
 
   async goal(now = new Date()): Promise<V1DonateGoal> {

@@ -21,7 +21,9 @@ type LivePageScript = (...args: (string | number)[]) => Promise<(number | string
  * window found before it ran (an account's very first update has no "before" and is not a change); the old board
  * is the current one with every mover back at its old score. Ranks follow the rank engine: every refreshed
  * account holds one (hidden ones too, though they are never listed), ties go to the lower account id, and a score
- * of 0 shares the board's last rank.
+ * of 0 shares the board's last rank. Listed by rank, accounts that were not refreshed but that movers passed (they
+ * fell; or rose, when a mover fell past them) are movers too, within the board's first FALLERS_DEPTH places
+ * (change-snapshot-computer.ts).
  *
  * Served from derived state (src/leaderboards/changes): by score over the whole board of the live window (24h),
  * live from the maintained sorted sets (a page is O(limit · log N), one script reading the versions too); by rank,

@@ -1,3 +1,4 @@
+import { FALLERS_DEPTH } from './changes/change-snapshot-computer';
 import { Body, Controller, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -38,7 +39,7 @@ export class LeaderboardsController {
   @WireOperation({
     operationId: 'leaderboard.getAccountLeaderboard',
     summary: 'Account leaderboard',
-    description: `Ranks are 1-based; \`start\` and \`end\` are inclusive (default 1–10) and a window holds at most ${MAX_WINDOW} ranks (403 beyond). \`goToLeaderboardRank\` centres a window of the same width on that rank. Every refreshed account is ranked; accounts that chose to be hidden keep their rank but come back as null rows, their ranks listed in \`hiddenRanks\`. Ties go to the lower account id, and accounts scoring 0 on a column board share its last rank. Column boards are served by the rank engine, fresh within a second of an update; identical requests within a second (the default \`SHARED_ANSWER_TTL_MS\`) share one answer. Badge boards: \`badge_completion_time\` ranks the earliest crafters first, \`badge_highest_level\` the highest level.`,
+    description: `Ranks are 1-based; \`start\` and \`end\` are inclusive (default 1–10) and a window holds at most ${MAX_WINDOW} ranks (403 beyond). \`goToLeaderboardRank\` centres a window of the same width on that rank. Every refreshed account is ranked; accounts that chose to be hidden keep their rank but come back as null rows, their ranks listed in \`hiddenRanks\`. Ties go to the lower account id, and accounts scoring 0 on a column board are unranked: listed after every account scoring, by account id, with rank 0 (\`start\`, \`end\` and \`goToLeaderboardRank\` count positions, so they reach them too). Column boards are served by the rank engine, fresh within a second of an update; identical requests within a second (the default \`SHARED_ANSWER_TTL_MS\`) share one answer. Badge boards: \`badge_completion_time\` ranks the earliest crafters first, \`badge_highest_level\` the highest level.`,
     auth: 'any',
     response: V1LeaderboardGetAccountLeaderboardResponseBody,
     errors: [400, 401, 403, 404, 422, 500],
@@ -96,8 +97,7 @@ export class LeaderboardsController {
   @WireOperation({
     operationId: 'leaderboard.getChanges',
     summary: 'Top movers over a window on a leaderboard',
-    description:
-      'Sorted by the size of the change. The old score is what an account’s first update in the window found before it ran; accounts first added in the window have no old score and are not listed. Awards and points boards never move (no update records them). No credential needed.',
+    description: `Sorted by the size of the change. The old score is what an account’s first update in the window found before it ran; accounts first added in the window have no old score and are not listed. By rank (\`metric: rank\`), accounts not refreshed in the window whose rank others moved (passed by a riser: they fell) are listed too, within the board’s first ${FALLERS_DEPTH.toLocaleString('en-US')} places. Awards and points boards never move (no update records them; the platform the service reads has no source for them). No credential needed.`,
     auth: 'optional',
     response: LeaderboardGetChangesResponseBody,
     errors: [400, 422, 500],

@@ -14,7 +14,8 @@ import {
 /**
  * `leaderboard.previewAccountRank`: where an account ranks (or would rank with a hypothetical score), with
  * its neighbours, on the global board of the rank engine. Order is the board's: score descending, then account
- * id; a hypothetical score goes first among equal scores. Neighbours that chose to be hidden are left out.
+ * id; a hypothetical score goes first among equal scores. Neighbours that chose to be hidden are left out. A score
+ * of 0 is unranked: its row's rank is 0.
  */
 @Injectable()
 export class PreviewRankService {
@@ -53,7 +54,8 @@ export class PreviewRankService {
     if (named && !cards.has(me)) throw notTracked();
     const preview = (accountId: number, rowRank: number, rowScore: number): PreviewAccount | null => {
       const card = cards.get(accountId);
-      return card ? Object.assign({}, card, { rank: rowRank, score: rowScore, differenceToUs: rowScore - score }) : null;
+      // A zero value is unranked (rank 0), as on the profile and the board's windows.
+      return card ? Object.assign({}, card, { rank: rowScore > 0 ? rowRank : 0, score: rowScore, differenceToUs: rowScore - score }) : null;
     };
     return {
       ...(named ? { ownAccount: preview(me, rank, score) } : {}),

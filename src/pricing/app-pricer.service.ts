@@ -9,10 +9,11 @@ import { SetPrice, setPriceOf } from './set-price';
 const USD = 1;
 
 /**
- * The market hash names of an app's normal cards: one probe of `ix_inventory_items_class_id` per card class the
- * service has seen held (`app_card_classes`, the classes counted by the badge's `cardCount`). The platform
- * publishes no set list, so the set is the cards tracked inventories hold.
+ * The market hash names of an app's normal cards: the set as the platform's market lists it (`app_card_counts.
+ * card_names`, read by AppCardSets) when it was read; until then one probe of `ix_inventory_items_class_id` per card
+ * class the service has seen held (`app_card_classes`), a lower bound.
  */
+const PLATFORM_CARD_NAMES = 'SELECT unnest(card_names) AS name FROM app_card_counts WHERE app_id = $1 AND card_names IS NOT NULL';
 const CARD_NAMES = `
   SELECT i.market_hash_name AS name
     FROM app_card_classes c
@@ -52,7 +53,11 @@ export class AppPricer {
   ) {}
 
   async cardNames(appId: number): Promise<string[]> {
-    const rows: { name: string }[] = await this.dataSource.query(CARD_NAMES, [appId]);
+    const [known]: { known: boolean }[] = await this.dataSource.query(
+      'SELECT card_names IS NOT NULL AS known FROM app_card_counts WHERE app_id = $1',
+      [appId],
+    );
+    const rows: { name: string }[] = await this.dataSource.query(known?.known ? PLATFORM_CARD_NAMES : CARD_NAMES, [appId]);
     return rows.map((row) => row.name);
   }
 

@@ -10,6 +10,7 @@ import { REDIS, redisKey } from '../common/redis/redis.module';
 import { MarketCallPace } from '../platform/client/call-budget';
 import { PlatformHttpError, PlatformMarketBusyError, PlatformUnavailableError } from '../platform/client/platform-client';
 import { AppPricer } from './app-pricer.service';
+import { AppCardSets } from './app-card-sets.service';
 import { toMarketPriceTick } from './mappers/market-price-tick.mapper';
 import { PriceTicks } from './price-ticks';
 
@@ -52,6 +53,7 @@ export class PricingCycle {
 
   constructor(
     private readonly pricer: AppPricer,
+    private readonly cardSets: AppCardSets,
     private readonly pace: MarketCallPace,
     private readonly ticks: PriceTicks,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -69,6 +71,8 @@ export class PricingCycle {
     if (!token) return null;
     try {
       await this.enrol();
+      // The apps' card sets first (a few market calls): the prices below are of the sets the platform lists.
+      await this.readCardSets(signal);
       return await this.priceBatch(deadline, signal);
     } finally {
       await releaseLock(this.redis, lock, token);
@@ -91,6 +95,17 @@ export class PricingCycle {
       );
     }
     await this.redis.set(cursorKey, ids.length < ENROL_PER_CYCLE ? 0 : ids[ids.length - 1]);
+  }
+
+  /** The card sets due (AppCardSets); a market that is away or busy leaves them to the next cycle. */
+  private async readCardSets(signal?: AbortSignal): Promise<void> {
+    try {
+      await this.cardSets.refreshDue(undefined, signal);
+    } catch (error) {
+      if (signal?.aborted) return;
+      if (!(error instanceof PlatformUnavailableError || error instanceof PlatformMarketBusyError)) throw error;
+      this.logger.warn({ msg: 'card sets not read this cycle', error: error.message });
+    }
   }
 
   private async priceBatch(deadline: number, signal?: AbortSignal): Promise<CycleResult> {

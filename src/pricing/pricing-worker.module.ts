@@ -1,10 +1,15 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '../platform/platform.module';
 import { AppPricer } from './app-pricer.service';
+import { AppCardSets } from './app-card-sets.service';
 import { PriceTicks } from './price-ticks';
 import { PricingCycle } from './pricing-cycle.service';
 import { PricingProcessor } from './pricing.processor';
 
 /** The pricing job (see pricing.module.ts): its scheduler, worker and cycle. Worker process only. */
-@Module({ imports: [PlatformModule], providers: [PriceTicks, AppPricer, PricingCycle, PricingProcessor] })
+@Module({
+  imports: [PlatformModule],
+  providers: [PriceTicks, AppPricer, AppCardSets, PricingCycle, PricingProcessor],
+  exports: [AppCardSets],
+})
 export class PricingWorkerModule {}

@@ -102,14 +102,14 @@ export class AccountRankReader {
     const populations = out.slice(2 + n, 2 + 2 * n).map(Number);
     // The same scopes, hence the same totals, on every board.
     const totals = slots.map((i) => (i < 0 ? 0 : populations[i]));
-    // A 0-based rank index, or -1 - the set's size where the account scores 0 (the last rank: size + 1).
+    // A 0-based rank index, or -1 where the account scores 0: a zero value is unranked (rank 0).
     const results = out.slice(2 + 2 * n).map(Number);
     const byColumn = new Map<string, BoardRanks>();
     columns.forEach((column, c) => {
       const ranks = slots.map((i) => {
         if (i < 0) return 0;
         const at = results[c * n + i];
-        return at >= 0 ? at + 1 : -at;
+        return at >= 0 ? at + 1 : 0;
       });
       byColumn.set(column, { ranks, totals: [...totals] });
     });

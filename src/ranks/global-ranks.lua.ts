@@ -5,18 +5,17 @@
  *
  * KEYS: [1] the version key. ARGV: [1], [2] the board's key before and after its version, then per account its
  * member and score. Returns {} without a version, else per account its 1-based rank as RankReader.rankOf gives it: a
- * score of 0 shares the last rank (the board's size + 1), an account on the board has its own, and one not on it
+ * score of 0 is unranked (0), an account on the board has its own, and one not on it
  * yet (the engine catching up with its update) goes after every better score.
  */
 export const GLOBAL_RANKS_LUA = `
 local version = redis.call('GET', KEYS[1])
 if not version then return {} end
 local board = ARGV[1] .. version .. ARGV[2]
-local scored = redis.call('ZCARD', board)
 local out = {}
 for i = 3, #ARGV, 2 do
   local score = tonumber(ARGV[i + 1])
-  local rank = scored + 1
+  local rank = 0
   if score > 0 then
     local at = redis.call('ZREVRANK', board, ARGV[i])
     if at then rank = at + 1 else rank = redis.call('ZCOUNT', board, '(' .. ARGV[i + 1], '+inf') + 1 end

@@ -12,8 +12,8 @@ import { CELL_SCOPES_LUA } from './cell-scopes.lua';
  *       field), [3] its member, then the columns' names.
  * Returns {} without a version; {version} when the account is not placed; else {version, n, the n scope keys in
  * the order global, region, country, state, city (present ones only), their n populations, then per column n values:
- * a 0-based reverse rank, or, where the account is not in the set (it scores 0 there, and the sets keep no zeros),
- * -1 - the set's size}. The script needs none of the account's scores, so the profile sends it without waiting for
+ * a 0-based reverse rank, or -1 where the account is not in the set (it scores 0 there, and the sets keep no zeros: a
+ * zero value is unranked, rank 0)}. The script needs none of the account's scores, so the profile sends it without waiting for
  * its row (AccountProfileService.getInfo).
  */
 export const PROFILE_RANKS_LUA = `${CELL_SCOPES_LUA}
@@ -30,13 +30,12 @@ for i = 1, #scopes do out[#out + 1] = populations[i] or '0' end
 for a = 4, #ARGV do
   local prefix = base .. 'b:' .. ARGV[a] .. ':'
   -- Most accounts score 0 on most columns: absent from the global set, they are absent from every scope's, so the
-  -- other scopes are only counted (a look-up of a missing member in a large set is a cache miss of its own).
+  -- other scopes are not looked at (a look-up of a missing member in a large set is a cache miss of its own).
   local scored = true
   for _, scope in ipairs(scopes) do
-    local key = prefix .. scope
-    local at = scored and redis.call('ZREVRANK', key, ARGV[3]) or nil
+    local at = scored and redis.call('ZREVRANK', prefix .. scope, ARGV[3]) or nil
     if not at then scored = false end
-    out[#out + 1] = at or -1 - redis.call('ZCARD', key)
+    out[#out + 1] = at or -1
   end
 end
 return out`;

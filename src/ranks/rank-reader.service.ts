@@ -20,7 +20,7 @@ export interface BoardScope {
   scopes: string[];
   /** Ranked accounts in the scope, zero scores included. */
   population: number;
-  /** Accounts in the sorted set (non-zero scores); the rest share the last rank. */
+  /** Accounts in the sorted set (non-zero scores); the rest are unranked (rank 0), listed after them. */
   scored: number;
   /** SQL predicate over `accounts a` selecting the scope, with its parameters from `$<offset+1>` on. */
   sql: (offset: number) => { where: string; parameters: string[] };
@@ -57,7 +57,7 @@ export interface PreviewPlace {
 /**
  * The rank engine's reader side: scopes, ranks, windows and board sizes, each a few O(log N) Redis calls.
  * Order on every board: score descending, then lower account id. Accounts scoring 0 are not kept in the sets
- * (most boards are mostly zeros); they share the last rank, `scored + 1`, and are listed by account id.
+ * (most boards are mostly zeros); a zero value is unranked: rank 0, listed after every account scoring, by account id.
  */
 @Injectable()
 export class RankReader {
@@ -150,9 +150,9 @@ export class RankReader {
     return { version, column, key, scopes, population, scored, sql: (offset) => scopeSql(scopes, offset) };
   }
 
-  /** 1-based rank of an account with `score` on the board (its own rank when it is on the board). */
+  /** 1-based rank of an account with `score` on the board (its own rank when it is on the board); 0 for a zero value. */
   async rankOf(board: BoardScope, accountId: number, score: number): Promise<number> {
-    if (score <= 0) return board.scored + 1;
+    if (score <= 0) return 0;
     const index = await this.redis.zrevrank(board.key, memberOf(accountId));
     return index === null ? (await this.redis.zcount(board.key, `(${score}`, '+inf')) + 1 : index + 1;
   }
@@ -207,7 +207,8 @@ export class RankReader {
     const zeroStart = Math.max(start, board.scored + 1);
     if (end >= zeroStart && zeroStart <= board.population) {
       const ids = await this.zeroTail(board, zeroStart - board.scored - 1, end - zeroStart + 1);
-      for (const accountId of ids) entries.push({ accountId, score: 0, rank: board.scored + 1 });
+      // Unranked: a zero value holds no rank (the profile's, the preview's and the windows' rule alike).
+      for (const accountId of ids) entries.push({ accountId, score: 0, rank: 0 });
     }
     return entries;
   }

@@ -12,6 +12,7 @@ import { CompletedRunMessage, completedRunsChannel } from '../account-records/co
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { AccountUpdateEntity } from '../account-records/entities/account-update.entity';
 import { ActivityRecorder } from '../activity/activity-recorder';
+import { rankMilestoneEvents } from '../activity/activity-detector';
 import { RankEngine } from '../ranks/rank-engine.service';
 import { RankHistoryRecorder } from '../ranks/rank-history.recorder';
 import { LazyBoards } from '../ranks/lazy-boards.service';
@@ -67,12 +68,13 @@ export class AccountUpdater {
     // to that reads them; `lastQueueStatus` (account.getInfo) is the writer's commit, milliseconds earlier.
     await this.ranks.place([accountId]);
     await this.lazyBoards.place(accountId, held);
-    await this.rankHistory.record(accountId);
+    const entered = await this.rankHistory.record(accountId, result.finishedAt);
+    const milestones = await this.activity.recordAfter(this.accounts.manager, accountId, rankMilestoneEvents(entered, result.finishedAt));
     await this.queueGroups(accountId, platform);
     await this.progress.publish(done);
     // Exactly what the writer added to the maintained totals, so stream clients stay in step with stats.getStats.
     await this.stats.publish(result.deltas);
-    await this.activity.announce(result.activityIds);
+    await this.activity.announce([...result.activityIds, ...milestones]);
     this.logger.log({ msg: 'account updated', accountId, runId, durationMs: Date.now() - started, after: result.after });
   }
 

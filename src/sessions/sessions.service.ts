@@ -11,7 +11,7 @@ import { SessionAccountRow, toSessionBody } from './mappers/session.mapper';
 
 /** The account of a session, its e-mail and roles (by rating, then name: the profile's order), in one statement. */
 const SESSION_ACCOUNT_SQL = `
-  SELECT a.account_id, a.name, a.avatar, a.level, a.xp, a.updated_at IS NULL AS is_new, s.email,
+  SELECT a.account_id, a.name, a.avatar, a.level, a.xp, a.updated_at IS NULL AS is_new, a.donated, s.email,
          (SELECT COALESCE(json_agg(json_build_object('role', r.role, 'rating', r.rating, 'extras', r.extras)
                                    ORDER BY r.rating DESC, r.role ASC), '[]'::json)
             FROM account_roles r WHERE r.account_id = a.account_id) AS roles

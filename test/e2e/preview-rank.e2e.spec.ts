@@ -67,17 +67,22 @@ describe('leaderboard.previewAccountRank', () => {
     const onBoard = me !== null && m.board.some((row) => row.account_id === me);
     const others = m.board.filter((row) => row.account_id !== me);
     const score = value ?? (me === null ? 0 : m.tracked.get(me)!);
-    // Scores of 0 share the board's last rank: the account goes first among them.
+    // Scores of 0 are listed after every score, the account first among them, and are unranked (rank 0).
     const ahead =
       value === undefined && onBoard && score > 0
         ? m.board.findIndex((row) => row.account_id === me)
         : others.filter((row) => row.score > score).length;
     const rank = ahead + 1;
-    const row = (r: Row, at: number) => ({ steamId: steamIdOf(r.account_id), rank: at, score: r.score, differenceToUs: r.score - score });
+    const row = (r: Row, at: number) => ({
+      steamId: steamIdOf(r.account_id),
+      rank: r.score > 0 ? at : 0,
+      score: r.score,
+      differenceToUs: r.score - score,
+    });
     const above = ahead > 0 ? others[ahead - 1] : undefined;
     const below = others[ahead];
     return {
-      ...(me !== null ? { ownAccount: { steamId: steamIdOf(me), rank, score, differenceToUs: 0 } } : {}),
+      ...(me !== null ? { ownAccount: { steamId: steamIdOf(me), rank: score > 0 ? rank : 0, score, differenceToUs: 0 } } : {}),
       ...(above && !m.hidden.has(above.account_id) ? { rankedAbove: row(above, rank - 1) } : {}),
       ...(below && !m.hidden.has(below.account_id) ? { rankedBelow: row(below, rank + 1) } : {}),
       rankedOutOf: m.board.length,

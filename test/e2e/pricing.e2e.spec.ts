@@ -73,15 +73,12 @@ describe('market pricing', () => {
     await ctx.close();
   });
 
-  /** What the simulator's market says about an app's sets now, from the cards stored for it. */
+  /** What the simulator's market says about an app's sets now: the whole set its catalogue (the platform's) lists. */
   async function expectedPrices(appId: number): Promise<SetPrice[]> {
-    const rows: { market_hash_name: string }[] = await ctx.dataSource.query(
-      `SELECT DISTINCT ON (class_id) market_hash_name FROM inventory_items WHERE app_id = $1 AND kind = 'card' ORDER BY class_id`,
-      [appId],
-    );
     const tick = ctx.simulator.universe.tickAt(ctx.clock.now);
     const quote = (name: string) => ctx.simulator.universe.marketPrice(name, tick);
-    const names = rows.map((row) => row.market_hash_name);
+    const app = ctx.simulator.universe.catalogue.byId(appId)!;
+    const names = app.cards.map((card) => `${appId}-${card}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return [
       setPriceOf(appId, 'normal', names.map(quote)),
       setPriceOf(

@@ -13,20 +13,28 @@ import { PROFILE_BATCH_MAX, ProfileBatches } from '../../src/accounts/profile-ba
 
 /**
  * The profile's ranks as objects, as account.getInfo built them before they were written as text (profileRanksText):
- * the current ranks on every column board, and the best held merged with them.
+ * the current ranks on every column board, and the best held merged with them, with their totals. A rank counts as a
+ * best only where its scope holds `minAccounts` (a kept best only while its total does); a zero value is rank 0.
  */
 function profileRanksOf(
   current: Map<string, { ranks: number[]; totals: number[] }> | null,
-  best: { leaderboard: string; ranks: number[] }[],
+  best: { leaderboard: string; ranks: number[]; totals: number[] }[],
+  minAccounts: number,
 ): { currentRanks: unknown[] | null; currentBestRanks: unknown[] | null } {
   if (!current) return { currentRanks: null, currentBestRanks: null };
-  const kept = new Map(best.map((entry) => [entry.leaderboard, entry.ranks]));
-  const better = (a: number, b: number) => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
+  const kept = new Map(best.map((entry) => [entry.leaderboard, entry]));
   const currentRanks: unknown[] = [];
   const currentBestRanks: unknown[] = [];
   for (const [leaderboard, r] of current) {
     currentRanks.push({ leaderboard, ranks: r.ranks.join(','), totals: r.totals.join(',') });
-    currentBestRanks.push({ leaderboard, ranks: r.ranks.map((rank, i) => better(rank, kept.get(leaderboard)?.[i] ?? 0)).join(',') });
+    const pairs = r.ranks.map((rank, i) => {
+      const keptTotal = kept.get(leaderboard)?.totals[i] ?? 0;
+      const keptRank = keptTotal >= minAccounts ? (kept.get(leaderboard)?.ranks[i] ?? 0) : 0;
+      const counts = rank > 0 && r.totals[i] >= minAccounts;
+      if (counts && (keptRank === 0 || rank < keptRank)) return [rank, r.totals[i]];
+      return keptRank ? [keptRank, keptTotal] : [0, 0];
+    });
+    currentBestRanks.push({ leaderboard, ranks: pairs.map((p) => p[0]).join(','), totals: pairs.map((p) => p[1]).join(',') });
   }
   return { currentRanks, currentBestRanks };
 }
@@ -47,7 +55,8 @@ describe('account.getInfo written by PostgreSQL', () => {
   const ids = [1, 2, 3, 4, 5, 6];
 
   beforeAll(async () => {
-    ctx = await startTestApp('profiletext');
+    // Boards of a handful of accounts count as populated here, so that best ranks show.
+    ctx = await startTestApp('profiletext', { POPULATED_BOARD_MIN_ACCOUNTS: '2' });
     for (const id of ids) key = await ctx.apiKey(id);
     const update = (id: number, set: string, values: unknown[] = []) =>
       ctx.dataSource.query(`UPDATE accounts SET ${set} WHERE account_id = $1`, [id, ...values]);
@@ -77,7 +86,8 @@ describe('account.getInfo written by PostgreSQL', () => {
       [JSON.stringify({ note: ODD, nested: { list: [1, 'two', null, true] } })],
     );
     await ctx.dataSource.query(
-      `INSERT INTO account_best_ranks (account_id, leaderboard, ranks) VALUES (1, 'xp', '{1,0,0,0,0}'), (2, 'badges', '{7,2,0,0,1}')`,
+      `INSERT INTO account_best_ranks (account_id, leaderboard, ranks, totals)
+       VALUES (1, 'xp', '{1,0,0,0,0}', '{40,0,0,0,0}'), (2, 'badges', '{7,2,0,0,1}', '{90,1,0,0,30}'), (3, 'apps', '{1,1,0,0,0}', '{}')`,
     );
     await ctx.dataSource.query(
       `INSERT INTO account_images (image_id, account_id, image_type, file_name, format, width, height, frames, byte_size, active, created_at)
@@ -116,8 +126,8 @@ describe('account.getInfo written by PostgreSQL', () => {
       .getRepository(AccountRoleEntity)
       .find({ where: { accountId }, order: { rating: 'DESC', role: 'ASC' } });
     const costs = await referenceBadgeCosts(ctx.dataSource, accountId);
-    const best: { leaderboard: string; ranks: number[] }[] = await ctx.dataSource.query(
-      'SELECT leaderboard, ranks FROM account_best_ranks WHERE account_id = $1',
+    const best: { leaderboard: string; ranks: number[]; totals: number[] }[] = await ctx.dataSource.query(
+      'SELECT leaderboard, ranks, totals FROM account_best_ranks WHERE account_id = $1',
       [accountId],
     );
     const images: unknown[] = await ctx.dataSource.query(
@@ -126,7 +136,9 @@ describe('account.getInfo written by PostgreSQL', () => {
       [accountId],
     );
     const current = account.updatedAt ? await ctx.app.get(AccountRankReader).accountRanks(accountId) : null;
-    const profile = Object.assign(toProfile(account, roles, costs), profileRanksOf(current, best), { images });
+    const profile = Object.assign(toProfile(account, roles, costs), profileRanksOf(current, best, ctx.config.populatedBoardMinAccounts), {
+      images,
+    });
     return JSON.stringify({ $schema: 'http://api.test/schemas/V1AccountGetInfoResponseBody.json', ...profile });
   }
 

@@ -13,14 +13,14 @@ import { REDIS_URL } from '../support/test-app';
 
 type Row = Record<string, string | number | null> & { account_id: number };
 
-/** The ranks a full recomputation gives: score descending then account id; scores of 0 share the last rank. */
+/** The ranks a full recomputation gives: score descending then account id; scores of 0 are unranked (rank 0), listed last. */
 function recompute(rows: Row[], column: string): { accountId: number; rank: number }[] {
   const scored = rows.filter((row) => Number(row[column]) > 0);
   scored.sort((a, b) => Number(b[column]) - Number(a[column]) || a.account_id - b.account_id);
   const zeros = rows.filter((row) => Number(row[column]) <= 0).sort((a, b) => a.account_id - b.account_id);
   return [
     ...scored.map((row, i) => ({ accountId: row.account_id, rank: i + 1 })),
-    ...zeros.map((row) => ({ accountId: row.account_id, rank: scored.length + 1 })),
+    ...zeros.map((row) => ({ accountId: row.account_id, rank: 0 })),
   ];
 }
 
@@ -208,7 +208,7 @@ describe('rank engine', () => {
     expect(ctx.app.get(RankReplicaService).serving).toBe(true);
     const info = await post('account.getInfo', { id: { accountId: me.account_id } }).expect(200);
     const expected = expectedOf(me, 'xp');
-    // Every board of several profiles, those where the account scores 0 (the board's last rank) included.
+    // Every board of several profiles, those where the account scores 0 (unranked: rank 0) included.
     let zeros = 0;
     for (const account of [me, ...stored.slice(0, 6)]) {
       const profile = account === me ? info : await post('account.getInfo', { id: { accountId: account.account_id } }).expect(200);

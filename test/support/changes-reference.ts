@@ -1,7 +1,11 @@
+import { FALLERS_DEPTH } from '../../src/leaderboards/changes/change-snapshot-computer';
+
 /**
  * leaderboard.getChanges recomputed from the base tables in one query (the per-request computation the service no
  * longer does), with the rank engine's rules: every refreshed account holds a rank (hidden ones too), ties go to
- * the lower account id, and a score of 0 shares the board's last rank. Hidden accounts are not listed.
+ * the lower account id, and a score of 0 shares the board's last rank. Hidden accounts are not listed. Besides the
+ * movers, the accounts whose rank others moved (not refreshed in the window, scoring above 0) are listed within the
+ * board's first FALLERS_DEPTH places.
  * Parameters: $1 the update counter, $2 the window start, $3 top N (or null), $4 limit, $5 offset.
  */
 export function changesReferenceSql(column: string, metric: 'score' | 'rank', direction: 'improvements' | 'declines'): string {
@@ -32,7 +36,7 @@ export function changesReferenceSql(column: string, metric: 'score' | 'rank', di
     SELECT account_id AS "accountId", old_rank::int AS "oldRank", new_rank::int AS "newRank", old_score::int AS "oldScore",
            new_score::int AS "newScore", latest
       FROM ranked
-     WHERE moved AND NOT hidden AND ${wanted} AND ($3::int IS NULL OR new_rank <= $3 OR old_rank <= $3)
+     WHERE (moved OR (new_score > 0 AND new_rank <= ${FALLERS_DEPTH})) AND NOT hidden AND ${wanted} AND ($3::int IS NULL OR new_rank <= $3 OR old_rank <= $3)
      ORDER BY abs(${delta}) DESC, account_id
      LIMIT $4 OFFSET $5`;
 }

@@ -34,7 +34,8 @@ function recomputed(accounts: Map<number, PlacedAccount>, accountId: number) {
       const ahead = scoring.filter(
         (other) => other.scores[c] > me.scores[c] || (other.scores[c] === me.scores[c] && other.accountId < me.accountId),
       );
-      ranks.push(me.scores[c] > 0 ? ahead.length + 1 : scoring.length + 1);
+      // A zero value is unranked: rank 0.
+      ranks.push(me.scores[c] > 0 ? ahead.length + 1 : 0);
       totals.push(members.length);
     }
     byColumn.set(column, { ranks, totals });

@@ -102,8 +102,8 @@ export function accountRecord(account: CardAccount, roles: RoleRecord[], costs: 
 }
 
 /**
- * `LeaderboardAccount`, from a card row: its `createdAt` is not nullable, so the row's is the platform's creation date
- * or, unknown, when the account was added; its roles come ordered and shaped as RoleRecords (null: none).
+ * `LeaderboardAccount`, from a card row: its `createdAt` is the platform's creation date, the epoch where the platform
+ * does not tell (card-values.ts, UNKNOWN_CREATED_AT); its roles come ordered and shaped as RoleRecords (null: none).
  */
 export function toLeaderboardAccount(account: CardAccount & { createdAt: Date; roles: RoleRecord[] | null }): LeaderboardAccount {
   const card = accountRecord(account, account.roles ?? []) as LeaderboardAccount;

@@ -50,15 +50,24 @@ export type CardValues = [
 ];
 
 /**
- * The SQL of CardValues for the account aliased `a`: the platform's creation date falling back to when the account
- * was added, and its roles from `cardRoles`, which the statement joins.
+ * A card's `createdAt` where the platform does not tell (a private profile): the Unix epoch. The wire's
+ * `LeaderboardAccount.createdAt` is not nullable (a generated client rejects null), and the date the service first
+ * saw the account would look like a creation date; the epoch says "unknown" to any reader, as the profile's null does.
+ */
+export const UNKNOWN_CREATED_AT = '1970-01-01T00:00:00.000Z';
+const CARD_CREATED_AT = `COALESCE(a.platform_created_at, '${UNKNOWN_CREATED_AT}'::timestamptz)`;
+
+/**
+ * The SQL of CardValues for the account aliased `a`: the platform's creation date (UNKNOWN_CREATED_AT where the
+ * platform does not tell: a private profile; never the date the service first saw it), and its roles from
+ * `cardRoles`, which the statement joins.
  */
 export const CARD_VALUES = `json_build_array(
   a.account_id, a.name, a.avatar, a.animated_avatar, a.avatar_frame, a.background, a.mini_background, a.privacy,
   a.apps, a.badges, a.foil_badges, a.normal_badges, a.friends, a.level, a.xp, a.playtime, a.awards_given,
   a.awards_received, a.points_given, a.points_received, a.donated, a.bans, a.game_bans, a.vac_bans, a.site_score,
   a.economy_ban, a.site_vanity, a.platform_vanity, a.country_name, a.country_code, a.state_name, a.city_name,
-  floor(extract(epoch FROM COALESCE(a.platform_created_at, a.added_at)) * 1000),
+  floor(extract(epoch FROM ${CARD_CREATED_AT}) * 1000),
   cr.roles, a.region)`;
 
 /**
@@ -192,7 +201,7 @@ export const CARD_CREATED_AT_MEMBER = ',"createdAt":';
 
 /** A card's JSON text after its roles: its location objects, its creation date, the closing brace. */
 export const CARD_TAIL_TEXT = `${LOCATION_TEXT}
-  || '${CARD_CREATED_AT_MEMBER}' || ${sqlJsonIsoTime('COALESCE(a.platform_created_at, a.added_at)')} || '}'`;
+  || '${CARD_CREATED_AT_MEMBER}' || ${sqlJsonIsoTime(CARD_CREATED_AT)} || '}'`;
 
 /** A card's text from its parts, to be put into a response as it is (a RawJson, common/wire/raw-json.ts). */
 export function cardTextOf(head: string, roles: RoleRecord[] | null, tail: string): string {

@@ -9,6 +9,7 @@ import { idsForGenericPlan } from '../../common/sql/generic-plan-ids';
 import { CARD_VALUES, CardValues, cardOf, cardRoles } from './card-values';
 import { CardTextCache, SENT_CARD, SentCard } from './card-text-cache';
 import { CardReplica } from '../card-replica/card-replica.service';
+import { HeldRole, maxPageSizeOf } from '../donor-tiers';
 
 /** The roles of the accounts `$1` names, joined once per statement (cardRoles). */
 const ROLES_OF_IDS = cardRoles('r.account_id = ANY($1)');
@@ -120,20 +121,21 @@ export class LeaderboardAccountsService {
     return new Set(rows.map((row) => row.account_id));
   }
 
-  /** The largest page a caller may ask of the donor-perk listings, from its roles. */
+  /** The largest page a caller may ask of the donor-perk listings, from its donor tier (donor-tiers.ts): one statement. */
   async maxPageSize(accountId: number): Promise<number> {
-    const roles = await this.roles.find({ where: { accountId } });
-    return pageSizeForRoles(roles.map((role) => role.role));
+    const { donated, roles } = await this.supportOf(accountId);
+    return maxPageSizeOf(donated, roles);
   }
-}
 
-/** Page sizes of `badge.listCrafters` and `app.listOwners`: a perk of donors (and of staff). */
-export const DEFAULT_PAGE_SIZE = 25;
-const PAGE_SIZE_BY_ROLE: Partial<Record<string, number>> = { donator: 100, staff: 500, owner: 500, developer: 500 };
-
-/** The largest page of the donor-perk listings for an account holding `roles`. */
-export function pageSizeForRoles(roles: string[]): number {
-  return Math.max(DEFAULT_PAGE_SIZE, ...roles.map((role) => PAGE_SIZE_BY_ROLE[role] ?? 0));
+  /** What the donor tier is made of: the account's lifetime donations (cents) and its roles. */
+  async supportOf(accountId: number): Promise<{ donated: number; roles: HeldRole[] }> {
+    const [row]: { donated: string | null; roles: HeldRole[] | null }[] = await this.roles.query(
+      `SELECT (SELECT donated FROM accounts WHERE account_id = $1) AS donated,
+              (SELECT json_agg(json_build_object('role', role, 'extras', extras)) FROM account_roles WHERE account_id = $1) AS roles`,
+      [accountId],
+    );
+    return { donated: Number(row?.donated ?? 0), roles: row?.roles ?? [] };
+  }
 }
 
 /** Every column of an entity's table as `column AS "property"`. */

@@ -35,7 +35,12 @@ export class LeaderboardAccount {
   @ApiProperty({ type: 'integer', deprecated: true }) foilBadgeCost: number;
   @ApiProperty({ type: 'integer', deprecated: true }) normalBadgeCost: number;
   @ApiProperty() economyBan: string;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      'When the account was created on the platform; `1970-01-01T00:00:00.000Z` (the epoch: unknown) where the platform does not tell (a private profile), where the profile says null: this field is not nullable.',
+  })
+  createdAt: string;
   @ApiProperty() steamSetsVanity: string;
   @ApiProperty() steamVanity: string;
   @ApiProperty({ type: [Image], nullable: true }) images: Image[] | null;

@@ -6,7 +6,11 @@ import { Connection, Image } from '../../account-records/dto/profile-records.dto
 
 export class ChosenRole {
   @ApiProperty({ enum: ROLES }) role: string;
-  @ApiProperty({ example: 'tier_1' }) tier: string;
+  @ApiProperty({
+    example: 'tier_1',
+    description: 'The donor tier: `tier_1`, `tier_2`, `tier_3`, `tier_mythic`, or empty without one (see the README, "Donor tiers").',
+  })
+  tier: string;
 }
 
 export class DeveloperAppAnalyticsOutcome {
@@ -68,7 +72,12 @@ export class V1VanityAnalytics {
 
 /** The calling account's settings (`account.getSettings`). */
 export class V1AccountGetSettingsBody {
-  @ApiProperty({ type: ChosenRole, nullable: true }) chosenRole: ChosenRole | null;
+  @ApiProperty({
+    type: ChosenRole,
+    nullable: true,
+    description: 'The role the user chose, else the highest-rated role the account holds; null without any.',
+  })
+  chosenRole: ChosenRole | null;
   @ApiProperty({ type: [Connection], nullable: true }) connections: Connection[] | null;
   @ApiProperty({ type: [DeveloperApp], nullable: true }) developerApps: DeveloperApp[] | null;
   @ApiProperty({ format: 'email' }) email: string;

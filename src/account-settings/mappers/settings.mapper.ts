@@ -2,7 +2,9 @@ import { ApiKeyService } from '../../auth/api-key.service';
 import { UsageAnalytics } from '../../auth/api-key-usage.service';
 import { ApiKeyEntity } from '../../auth/entities/api-key.entity';
 import { UserSessionEntity } from '../../auth/entities/user-session.entity';
-import { DeveloperApp, DeveloperAppAnalytics, Session, V1AccountGetSettingsBody } from '../dto/account-settings.dto';
+import { ChosenRole, DeveloperApp, DeveloperAppAnalytics, Session, V1AccountGetSettingsBody } from '../dto/account-settings.dto';
+import { ROLES } from '../../account-records/account.enums';
+import { DonorTier, HeldRole } from '../../account-records/donor-tiers';
 import { Connection, Image } from '../../account-records/dto/profile-records.dto';
 import { AccountSettingsEntity } from '../../account-records/entities/account-settings.entity';
 import { AccountEntity } from '../../account-records/entities/account.entity';
@@ -47,12 +49,25 @@ export interface SettingsParts {
   total: UsageAnalytics;
   images: Image[];
   connections: Connection[];
+  chosenRole: ChosenRole | null;
+}
+
+/**
+ * The role shown beside the account: the one its user chose, else a default from the roles it holds — the
+ * highest-rated one the wire names (`Role`; `user` only when it is the only one), so a staff account shows `staff`
+ * rather than nothing. The tier is the one chosen, else the account's donor tier (account-records/donor-tiers.ts),
+ * else '' (no tier: the reference's value for "no override").
+ */
+export function chosenRoleOf(settings: AccountSettingsEntity, roles: readonly HeldRole[], tier: DonorTier | null): ChosenRole | null {
+  const named = roles.filter((held) => (ROLES as readonly string[]).includes(held.role));
+  const role = settings.chosenRole ?? (named.find((held) => held.role !== 'user') ?? named[0])?.role ?? null;
+  return role === null ? null : { role, tier: settings.chosenTier ?? tier ?? '' };
 }
 
 export function toSettingsBody(parts: SettingsParts): V1AccountGetSettingsBody {
   const { account, settings } = parts;
   return {
-    chosenRole: settings.chosenRole ? { role: settings.chosenRole, tier: settings.chosenTier ?? 'tier_1' } : null,
+    chosenRole: parts.chosenRole,
     connections: parts.connections,
     developerApps: parts.keys.map((key) => toDeveloperApp(key, parts.perKey.get(key.keyId))),
     email: settings.email,

@@ -3,13 +3,27 @@ import { ACCOUNT_PRIVACY, AccountPrivacy, LAST_QUEUE_STATUS, LastQueueStatus } f
 import { RANK_BOARDS } from '../../ranks/account-boards';
 import { Connection, CountryName, Image, LocationName, RoleRecord } from '../../account-records/dto/profile-records.dto';
 
+const RANKS_CSV = 'CSV global,regional,country,state,city; 0 where the account is unranked there (a zero value, or no such location).';
+
 export class BestLeaderboardRank {
   @ApiProperty({ enum: RANK_BOARDS }) leaderboard: string;
-  @ApiProperty({ example: '1,1,1,1,1', description: 'CSV global,regional,country,state,city.' }) ranks: string;
+  @ApiProperty({
+    example: '1,1,1,1,1',
+    description: `${RANKS_CSV} A best rank counts only on a populated board (the service's POPULATED_BOARD_MIN_ACCOUNTS tracked accounts in the scope).`,
+  })
+  ranks: string;
+  @ApiProperty({
+    example: '2844566,180244,90233,1200,42',
+    description: 'Tracked accounts per scope, same order, when each best rank was reached (0 where none). An extension of this service.',
+  })
+  totals: string;
 }
 
-export class CurrentLeaderboardRank extends BestLeaderboardRank {
-  @ApiProperty({ example: '2844566,180244,90233,1200,42', description: 'Ranked accounts per scope, same order.' }) totals: string;
+export class CurrentLeaderboardRank {
+  @ApiProperty({ enum: RANK_BOARDS }) leaderboard: string;
+  @ApiProperty({ example: '1,1,1,1,1', description: RANKS_CSV }) ranks: string;
+  @ApiProperty({ example: '2844566,180244,90233,1200,42', description: 'Tracked accounts per scope (ranked or unranked), same order.' })
+  totals: string;
 }
 
 const counter = (description?: string) => ApiProperty({ type: 'integer', format: 'int32', minimum: 0, description });

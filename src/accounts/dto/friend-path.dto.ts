@@ -21,9 +21,16 @@ export class FriendPath {
   @ApiProperty({
     type: [LeaderboardAccount],
     nullable: true,
-    description: 'From `from` to `to`; an account the service does not track is null.',
+    description: 'From `from` to `to`; an account the service does not track is null (its id is in `steamIds`).',
   })
   path: (LeaderboardAccount | RawJson<LeaderboardAccount> | null)[] | null;
+  @ApiProperty({
+    type: [String],
+    example: ['76561197960265729', '76561197960265730'],
+    description:
+      'The 64-bit id of every account of `path`, same order, tracked or not (an extension of this service: `path` has no card for an untracked hop).',
+  })
+  steamIds: string[];
 }
 
 export class V1AccountFindFriendPathResponseBody {

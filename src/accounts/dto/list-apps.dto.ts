@@ -48,7 +48,14 @@ export class V1AccountApp {
   @ApiProperty() name: string;
   @ApiProperty({ description: 'Icon hash.' }) image: string;
   @ApiProperty({ type: 'integer', description: 'Minutes.' }) playtime: number;
-  @ApiProperty({ type: 'integer', deprecated: true }) price: number;
+  @ApiProperty({
+    type: 'integer',
+    deprecated: true,
+    example: 1200,
+    description:
+      'USD cents: what a set of the app’s normal trading cards costs on the market now (its badge’s `price`); 0 for an app without cards or not priced yet. The platform’s Web API publishes no store price.',
+  })
+  price: number;
 }
 
 export class V1AccountListAppsResponseBody {

@@ -2,6 +2,7 @@ import { sqlJsonIsoTime, sqlJsonMembers, sqlJsonString } from '../../common/wire
 import { COLUMN_BOARDS, PROFILE_RANK_BOARDS } from '../../ranks/account-boards';
 import { ColumnRanks } from '../../ranks/column-ranks';
 import { SCOPE_LEVELS } from '../../ranks/rank-scopes';
+import { betterRank, rankCounts } from '../../ranks/populated-boards';
 import { Image, RoleRecord } from '../../account-records/dto/profile-records.dto';
 import { PROFILE_EXTRAS_SQL } from '../profile-extras';
 import { CARD_CREATED_AT_MEMBER, LOCATION_TEXT, recordTextFields } from '../../account-records/cards/card-values';
@@ -105,7 +106,7 @@ export interface ProfileTextRow {
   location: string | null;
   own: string;
   roles: RoleRecord[];
-  best: { leaderboard: string; ranks: number[] }[];
+  best: { leaderboard: string; ranks: number[]; totals: number[] }[];
   images: Image[];
   /** The account's badge ids and levels, in the same order, as PostgreSQL writes an int array: `{1,2,3}`. */
   badge_ids: string;
@@ -158,15 +159,19 @@ const TOTALS_OPEN = AsciiText.bytesOf('","totals":"');
 const ENTRY_CLOSE = AsciiText.bytesOf('"}');
 const BEST_OPEN = AsciiText.bytesOf('],"currentBestRanks":[');
 const RANKS_TEXT = new AsciiText();
+const BEST_RANKS = new Int32Array(LEVELS);
+const BEST_TOTALS = new Int32Array(LEVELS);
 
 /**
  * The profile's `currentRanks` and `currentBestRanks` members: the account's ranks on every column board in its five
  * scopes, live from the rank engine, and the best it has held (kept by the update worker, merged with the current
- * ones); both null for an account never refreshed. Written as text straight from the flat ranks (ColumnRanks), as
- * JSON.stringify writes the objects (CurrentLeaderboardRank, BestLeaderboardRank): ranks and totals as CSV in the
- * order global, region, country, state, city; as bytes (AsciiText), not by concatenation.
+ * ones) with each scope's total when it was reached; both null for an account never refreshed. A rank counts as a
+ * best only on a populated board (`minAccounts` tracked accounts in the scope, ranks/populated-boards.ts); a zero
+ * value is rank 0 and never counts. Written as text straight from the flat ranks (ColumnRanks), as JSON.stringify
+ * writes the objects (CurrentLeaderboardRank, BestLeaderboardRank): ranks and totals as CSV in the order global,
+ * region, country, state, city; as bytes (AsciiText), not by concatenation.
  */
-export function profileRanksText(current: ColumnRanks | null, best: ProfileTextRow['best']): string {
+export function profileRanksText(current: ColumnRanks | null, best: ProfileTextRow['best'], minAccounts: number): string {
   if (!current) return '"currentRanks":null,"currentBestRanks":null';
   const { columns, ranks, totals } = current;
   // Where each board's ranks start in `ranks`, for both members.
@@ -182,17 +187,25 @@ export function profileRanksText(current: ColumnRanks | null, best: ProfileTextR
     text.bytes(ENTRY_CLOSE);
   });
   text.bytes(BEST_OPEN);
+  const bestRanks = BEST_RANKS;
+  const bestTotals = BEST_TOTALS;
   PROFILE_BOARDS.forEach(({ board, opening }, b) => {
     if (b) text.char(COMMA);
     text.bytes(opening);
     const at = starts[b];
-    const kept = best.find((entry) => entry.leaderboard === board)?.ranks;
+    const kept = best.find((entry) => entry.leaderboard === board);
     for (let level = 0; level < LEVELS; level++) {
+      // A kept best counts while its total does (a row kept before totals were recorded has none).
+      const keptTotal = kept?.totals?.[level] ?? 0;
+      const keptRank = keptTotal >= minAccounts ? (kept?.ranks[level] ?? 0) : 0;
       const rank = ranks[at + level];
-      const before = kept?.[level] ?? 0;
-      // 0 is no rank (no such location): the other one is the best.
-      (level ? text.char(COMMA) : text).int(rank === 0 ? before : before === 0 ? rank : Math.min(rank, before));
+      const better = rankCounts(rank, totals[level], minAccounts) && betterRank(keptRank, rank);
+      bestRanks[level] = better ? rank : keptRank;
+      bestTotals[level] = better ? totals[level] : keptRank ? keptTotal : 0;
     }
+    for (let level = 0; level < LEVELS; level++) (level ? text.char(COMMA) : text).int(bestRanks[level]);
+    text.bytes(TOTALS_OPEN);
+    for (let level = 0; level < LEVELS; level++) (level ? text.char(COMMA) : text).int(bestTotals[level]);
     text.bytes(ENTRY_CLOSE);
   });
   return text.char(CLOSE_BRACKET).done();

@@ -43,7 +43,26 @@ export class V1ActivityScarcity {
   @ApiProperty({ type: 'integer', description: '1 means the first craft among tracked accounts.' }) globalCraftOrder: number;
 }
 
-/** One event of a feed. `badge_crafted` carries `appBadge`, `level_milestone` `level`, `scarcity_milestone` `appBadge` and `scarcity`. */
+export class V1ActivityLocation {
+  @ApiProperty({ example: 'global', description: '`global`: rank milestones are measured on the global boards.' }) type: string;
+  @ApiPropertyOptional({ example: 'DE' }) countryCode?: string;
+  @ApiPropertyOptional({ example: 'Germany' }) countryName?: string;
+  @ApiPropertyOptional({ example: 'Europe' }) region?: string;
+}
+
+export class V1ActivityRankChange {
+  @ApiProperty({ example: 'xp', description: 'The board (a `Leaderboard D′` name).' }) leaderboard: string;
+  @ApiProperty({ example: 'top_100', description: '`top_10`, `top_100` or `top_1000`: the tightest top the account entered.' })
+  bucket: string;
+  @ApiProperty({ type: 'integer', description: 'The global rank at the previous refresh; 0 means previously unranked.' }) previous: number;
+  @ApiProperty({ type: 'integer' }) current: number;
+  @ApiProperty({ type: V1ActivityLocation }) location: V1ActivityLocation;
+}
+
+/**
+ * One event of a feed. `badge_crafted` carries `appBadge`, `level_milestone` `level`, `scarcity_milestone` `appBadge` and
+ * `scarcity`, `rank_milestone` `rank`.
+ */
 export class V1ActivityEvent {
   @ApiProperty({ type: 'integer' }) accountId: number;
   @ApiProperty({ example: 'badge_crafted', description: '`badge_crafted`, `level_milestone`, `rank_milestone` or `scarcity_milestone`.' })
@@ -53,6 +72,7 @@ export class V1ActivityEvent {
   @ApiPropertyOptional({ type: V1AppBadge }) appBadge?: V1AppBadge;
   @ApiPropertyOptional({ type: V1ActivityLevelChange }) level?: V1ActivityLevelChange;
   @ApiPropertyOptional({ type: V1ActivityScarcity }) scarcity?: V1ActivityScarcity;
+  @ApiPropertyOptional({ type: V1ActivityRankChange }) rank?: V1ActivityRankChange;
 }
 
 export class V1ActivityListAccountFeedResponseBody {

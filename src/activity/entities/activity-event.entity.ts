@@ -9,9 +9,11 @@ export interface ActivityEventData {
   badge?: { badgeId: number; level: number; xp: number; completionTime: string };
   level?: { previous: number; current: number };
   scarcity?: { globalCraftOrder: number };
+  /** A `rank_milestone`: the board, the top-N bucket entered (`top_10`…), the global rank before (0: unranked) and now. */
+  rank?: { leaderboard: string; bucket: string; previous: number; current: number; location: { type: 'global' } };
 }
 
-/** Something an update observed happening to an account: a craft, a level milestone, an early craft. */
+/** Something an update observed happening to an account: a craft, a level milestone, an early craft, a rank milestone. */
 @Entity('activity_events')
 @Index('ix_activity_events_feed', ['occurredAt', 'id'])
 @Index('ix_activity_events_account_feed', ['accountId', 'occurredAt', 'id'])

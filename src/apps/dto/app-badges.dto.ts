@@ -21,7 +21,10 @@ export class V1AppBadge {
   @ApiProperty() appImage: string;
   @int32('The level the badge starts at.') baseLevel: number;
   @int32('Xp per level.') baseXp: number;
-  @int32('Trading cards per side seen for the app in tracked inventories.') cardCount: number;
+  @int32(
+    'Trading cards per side in the app’s set, as the platform’s market lists them (the distinct cards seen in tracked inventories until the service has read the set).',
+  )
+  cardCount: number;
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Highest level held by a tracked account.' }) highestLevel: number;
   @int64('Holders on the platform, as the platform reports it.') scarcity: number;
   @int64('Holders among tracked accounts.') trackedHolders: number;

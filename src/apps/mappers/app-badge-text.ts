@@ -1,3 +1,4 @@
+import { CARD_COUNT_SQL } from '../../badges/badge-catalog.service';
 import { sqlJsonIsoTime, sqlJsonObject, sqlJsonScalar, sqlJsonString } from '../../common/wire/sql-json-text';
 
 /** badgeName (badge-catalog.service.ts) in SQL: the curated name, else one derived from the app or the special id. */
@@ -35,7 +36,7 @@ export function appBadgeText(accountInfo?: string): string {
     ['badgeImage', sqlJsonString('b.image')],
     ['baseLevel', sqlJsonScalar('b.base_level')],
     ['baseXp', sqlJsonScalar('b.base_xp')],
-    ['cardCount', sqlJsonScalar('COALESCE(k.classes, 0)')],
+    ['cardCount', sqlJsonScalar(CARD_COUNT_SQL)],
     ['isNmc', sqlJsonScalar('COALESCE(p.unmarketable_cards > 0, false)')],
     ['noListing', sqlJsonScalar('COALESCE(p.unlisted_cards > 0, false)')],
     ...(accountInfo === undefined ? [] : ([['accountInfo', accountInfo]] as const)),

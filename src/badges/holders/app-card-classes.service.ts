@@ -72,10 +72,13 @@ export class AppCardClasses implements DerivedStateKeeper {
     await this.dataSource.transaction(async (manager) => {
       await manager.query('LOCK TABLE app_card_classes, app_card_counts IN EXCLUSIVE MODE');
       await manager.query('DELETE FROM app_card_classes');
-      await manager.query('DELETE FROM app_card_counts');
+      // The platform's sets (cards, names) are not derived from the rows: kept, only the held classes are recounted.
+      await manager.query('UPDATE app_card_counts SET classes = 0 WHERE classes <> 0');
       await manager.query(`INSERT INTO app_card_classes (app_id, class_id, owners) ${RECOMPUTE_CARD_CLASSES}`);
       await manager.query(
-        `INSERT INTO app_card_counts (app_id, classes) SELECT app_id, count(*) FROM app_card_classes WHERE owners > 0 GROUP BY app_id`,
+        `INSERT INTO app_card_counts AS k (app_id, classes)
+         SELECT app_id, count(*) FROM app_card_classes WHERE owners > 0 GROUP BY app_id
+         ON CONFLICT (app_id) DO UPDATE SET classes = EXCLUDED.classes`,
       );
     });
   }

@@ -20,6 +20,9 @@ const CHUNK = 1_000;
  */
 const BEATS_PER_SCRIPT = 200;
 
+/** How deep into a board the accounts that fell without being refreshed are looked for (see `fallers`). */
+export const FALLERS_DEPTH = 10_000;
+
 /** A score and the member holding it, as the boards order them (inBoardOrder). */
 type ScoredMember = [score: number, member: string];
 
@@ -80,6 +83,39 @@ export class ChangeSnapshotComputer {
         oldRank = 1 + ahead - countAhead(changedCur, m.old, m.member) + countAhead(changedOld, m.old, m.member);
       }
       rows.push({ accountId, oldRank, newRank, oldScore: m.old, newScore: m.cur });
+    });
+    for (const row of await this.fallers(board, movers, changedCur, changedOld, hidden, slices)) rows.push(row);
+    return rows;
+  }
+
+  /**
+   * The accounts that moved without moving themselves: not refreshed in the window (their score is as it was), passed
+   * by movers whose score rose past theirs (they fell), or, more rarely, passed by movers whose score fell (they rose).
+   * A non-mover's rank moves by the changed movers now ahead of it less those
+   * that were ahead at the window's start (the same arithmetic as a mover's), so its old rank follows from its place
+   * now. Looked for among the board's first FALLERS_DEPTH places only: further down, nearly every account falls
+   * whenever anyone rises (a first craft passes everyone below it), and listing them would copy the board. Read in one
+   * range of the board's sorted set, O(FALLERS_DEPTH · log movers). Zero values are unranked and fall nowhere.
+   */
+  private async fallers(
+    board: BoardScope,
+    movers: Mover[],
+    changedCur: ScoredMember[],
+    changedOld: ScoredMember[],
+    hidden: Set<number>,
+    slices: TimeSlices,
+  ): Promise<ChangeRow[]> {
+    if (!changedCur.length) return [];
+    const moved = new Set(movers.map((m) => m.member));
+    const top = await this.redis.zrevrange(board.key, 0, FALLERS_DEPTH - 1, 'WITHSCORES');
+    const rows: ChangeRow[] = [];
+    await slices.forEach(top.length / 2, (i) => {
+      const [member, score] = [top[2 * i], Number(top[2 * i + 1])];
+      if (moved.has(member) || score <= 0) return;
+      const fell = countAhead(changedCur, score, member) - countAhead(changedOld, score, member);
+      const accountId = accountOf(member);
+      if (fell === 0 || hidden.has(accountId)) return;
+      rows.push({ accountId, oldRank: i + 1 - fell, newRank: i + 1, oldScore: score, newScore: score });
     });
     return rows;
   }

@@ -17,6 +17,7 @@ import { gidOf, groupId64Of } from './group-ids';
 import { parseMembersListXml } from './group-xml';
 import { PlatformHttp, type HttpOutcome, type QueryValue } from './platform-http';
 import type {
+  AppCardSet,
   BadgeQuest,
   FriendListResult,
   GroupListResult,
@@ -40,6 +41,7 @@ import type {
   RawLocationCity,
   RawLocationCountry,
   RawLocationState,
+  RawMarketSearchResponse,
   RawOwnedGamesResponse,
   RawPlayerBansResponse,
   RawPlayerSummariesResponse,
@@ -69,6 +71,9 @@ export interface PlatformClientOptions {
 const BATCH = 100;
 const BATCH_CONCURRENCY = 4;
 const DEFAULT_INVENTORY_PAGE = 2000;
+/** Kinds per page of the market search (its largest `count`), and how deep a card set is read at most. */
+const MARKET_SEARCH_PAGE = 100;
+const MAX_MARKET_SEARCH = 500;
 
 /**
  * Typed client for the platform's Web API and community endpoints (platform-api.md). Results are camelCase;
@@ -216,6 +221,44 @@ export class PlatformClient {
     const body = this.expectOk(out, path) as RawPriceOverview | null;
     if (!body?.success) return null;
     return { lowestPrice: parsePrice(body.lowest_price), medianPrice: parsePrice(body.median_price), volume: parseCount(body.volume) };
+  }
+
+  /**
+   * An app's set of trading cards (normal ones, or foil with `foil`) as the community market lists them: its search
+   * (`/market/search/render/?norender=1`) filtered to community items (app 753) of the app's game tag
+   * (`tag_app_<appId>`), the trading-card item class and the card border, 100 kinds a page (sets have 5–15 cards: one
+   * page, one call). The platform's Web API publishes no set list; this is the catalogue the market keeps. A market
+   * call: paced by the shared MarketCallPace like the price calls. An app without cards has an empty set.
+   */
+  async getAppCardSet(appId: number, foil = false, signal?: AbortSignal): Promise<AppCardSet> {
+    const path = '/market/search/render/';
+    const hashNames: string[] = [];
+    let total = 0;
+    for (let start = 0; ; start += MARKET_SEARCH_PAGE) {
+      const query = {
+        norender: 1,
+        query: '',
+        start,
+        count: MARKET_SEARCH_PAGE,
+        search_descriptions: 0,
+        sort_column: 'name',
+        sort_dir: 'asc',
+        appid: 753,
+        'category_753_Game[]': `tag_app_${appId}`,
+        'category_753_item_class[]': 'tag_item_class_2',
+        'category_753_cardborder[]': `tag_cardborder_${foil ? 1 : 0}`,
+      };
+      const out = await this.http.get(this.opts.communityUrl, path, query, false, { paced: true, signal });
+      const page = this.expectOk(out, path) as RawMarketSearchResponse | null;
+      if (!page?.success || typeof page.total_count !== 'number')
+        throw new PlatformUnavailableError(`GET ${path}`, 1, 200, 'the market search answered without success');
+      total = page.total_count;
+      const results = page.results ?? [];
+      for (const result of results) hashNames.push(result.hash_name);
+      // A page short of its size, or the whole set read: done (a page that adds nothing would loop forever).
+      if (!results.length || hashNames.length >= total || start + MARKET_SEARCH_PAGE >= MAX_MARKET_SEARCH) break;
+    }
+    return { appId, cards: total, hashNames };
   }
 
   /** Countries; states of a country; cities of a state. */

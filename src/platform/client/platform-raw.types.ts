@@ -158,6 +158,50 @@ export interface RawPriceOverview {
   median_price?: string;
 }
 
+/** One listing row of the market search with `norender=1`: an item kind, its cheapest listing and its description. */
+export interface RawMarketSearchResult {
+  name: string;
+  hash_name: string;
+  sell_listings: number;
+  /** Cents of the search's currency (USD). */
+  sell_price: number;
+  sell_price_text: string;
+  sale_price_text?: string;
+  app_icon: string;
+  app_name: string;
+  asset_description: {
+    appid: number;
+    classid: string;
+    instanceid: string;
+    background_color?: string;
+    icon_url: string;
+    tradable: number;
+    name: string;
+    name_color?: string;
+    type: string;
+    market_name: string;
+    market_hash_name: string;
+    commodity: number;
+  };
+}
+
+/** `GET /market/search/render/?norender=1`: a page of the market's item kinds matching the search's filters. */
+export interface RawMarketSearchResponse {
+  success: boolean;
+  start: number;
+  pagesize: number;
+  total_count: number;
+  searchdata?: {
+    query: string;
+    search_descriptions: boolean;
+    total_count: number;
+    pagesize: number;
+    prefix: string;
+    class_prefix: string;
+  };
+  results?: RawMarketSearchResult[];
+}
+
 export interface RawLocationCountry {
   countrycode: string;
   countryname: string;

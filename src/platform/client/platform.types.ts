@@ -130,6 +130,17 @@ export interface MarketPrice {
   volume: number | null;
 }
 
+/**
+ * An app's trading-card set as the market lists it (one side: normal or foil cards): the set's size and its cards'
+ * market hash names (`"{appId}-{Card Name}"`), in the market's name order.
+ */
+export interface AppCardSet {
+  appId: number;
+  /** The market's `total_count`: cards in the set. */
+  cards: number;
+  hashNames: string[];
+}
+
 export interface LocationCountry {
   countryCode: string;
   countryName: string;

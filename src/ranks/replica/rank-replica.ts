@@ -3,8 +3,8 @@
  * scope) a RankedSet of the accounts scoring above 0 there. It answers an account's ranks and totals in its five
  * scopes on every column board as the engine's profile script does (profile-ranks.lua.ts), without a round trip.
  *
- * It holds the same facts as the engine's sets (an account is on the boards once refreshed; a score of 0 ranks last,
- * after every account scoring; the totals are the scopes' populations), so the two answer alike at every moment
+ * It holds the same facts as the engine's sets (an account is on the boards once refreshed; a score of 0 is unranked,
+ * rank 0; the totals are the scopes' populations), so the two answer alike at every moment
  * they have seen the same placements; the rank-engine suite compares the profile with a recomputation.
  */
 import { IdIndex } from '../../common/collections/id-index';
@@ -103,7 +103,7 @@ export class RankReplica {
 
   /**
    * The account's ranks on every column (ColumnRanks: in the order global, region, country, state, city, 0 where it
-   * has no such location, the last rank, scoring accounts + 1, where it scores 0); totals are the scopes'
+   * has no such location or where it scores 0: a zero value is unranked); totals are the scopes'
    * populations. Null when the account is not on the boards (never refreshed).
    */
   columnRanks(accountId: number): ColumnRanks | null {
@@ -121,7 +121,7 @@ export class RankReplica {
       for (let l = 0; l < levels; l++) {
         const scope = scopes[l];
         if (scope === NO_SCOPE) continue;
-        ranks[c * levels + l] = score === 0 ? (sets[scope]?.size ?? 0) + 1 : sets[scope].countAhead(score, accountId) + 1;
+        if (score !== 0) ranks[c * levels + l] = sets[scope].countAhead(score, accountId) + 1;
       }
     }
     return new ColumnRanks(this.columns, ranks, totals);

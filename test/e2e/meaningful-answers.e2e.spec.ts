@@ -1,0 +1,347 @@
+import { DonationsService } from '../../src/donations/donations.service';
+import { DONOR_TIERS, TIER_FROM_CENTS, maxPageSizeOf, HeldRole } from '../../src/account-records/donor-tiers';
+import { AppCardSets } from '../../src/pricing/app-card-sets.service';
+import { AppPricer } from '../../src/pricing/app-pricer.service';
+import { steamId64Of } from '../../src/account-records/account.enums';
+import { PipelineContext, startPipeline } from '../support/pipeline';
+import { UNKNOWN_CREATED_AT } from '../../src/account-records/cards/card-values';
+import { changesReferenceSql } from '../support/changes-reference';
+
+/** Tracked accounts a board's scope needs for best ranks and milestones in this suite (POPULATED_BOARD_MIN_ACCOUNTS). */
+const MIN_ACCOUNTS = 20;
+/** Refreshed before the board is populated, then the rest. */
+const EARLY = 8;
+const ALL = 40;
+
+type Row = { account_id: number } & Record<string, number | string | null>;
+
+/** The global rank of `accountId` on a column, recomputed from the stored rows: 0 for a zero value, else 1 + those ahead. */
+function recomputedRank(rows: Row[], column: string, accountId: number): number {
+  const own = rows.find((row) => row.account_id === accountId)!;
+  const score = Number(own[column]);
+  if (score <= 0) return 0;
+  return 1 + rows.filter((row) => Number(row[column]) > score || (Number(row[column]) === score && row.account_id < accountId)).length;
+}
+
+/**
+ * Issue 64: answers that mean what they say. Each answer is compared with a recomputation from the stored rows (or the
+ * simulator's catalogue, the platform's truth): card counts and complete sets, donations on the board at once, zero
+ * values unranked, best ranks only on populated boards with their totals, rank milestones, page sizes by donor tier,
+ * unknown creation dates, app prices, the default chosen role, friend paths naming untracked hops.
+ */
+describe('answers that mean what they say', () => {
+  let ctx: PipelineContext;
+  let key: string;
+  const post = (path: string, body: Record<string, unknown>, token = key) =>
+    ctx.http().post(`/v1/${path}`).set('Authorization', `Bearer ${token}`).send(body);
+  const refresh = async (ids: number[], force = false) => {
+    for (const accountId of ids) await post('account.queueUpdate', { id: { accountId }, ...(force ? { force: true } : {}) }).expect(204);
+    for (const accountId of ids) await ctx.waitForCompletion(accountId, key, 30_000);
+  };
+  const rows = (): Promise<Row[]> =>
+    ctx.dataSource.query('SELECT account_id, xp, donated, awards_given, points_received FROM accounts WHERE updated_at IS NOT NULL');
+  const ranksOf = (info: { currentRanks: { leaderboard: string; ranks: string; totals: string }[] }, board: string) =>
+    info.currentRanks.find((entry) => entry.leaderboard === board)!;
+  const bestOf = (info: { currentBestRanks: { leaderboard: string; ranks: string; totals: string }[] }, board: string) =>
+    info.currentBestRanks.find((entry) => entry.leaderboard === board)!;
+
+  beforeAll(async () => {
+    ctx = await startPipeline('answers', {
+      env: {
+        POPULATED_BOARD_MIN_ACCOUNTS: String(MIN_ACCOUNTS),
+        PLATFORM_MARKET_CALLS_PER_MINUTE: '600000',
+        PRICING_INTERVAL_MS: '3600000',
+      },
+    });
+    key = await ctx.apiKey(1);
+    await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES (1, 'staff')`);
+    await ctx.startWorker();
+    await refresh(Array.from({ length: EARLY }, (_, i) => i + 1));
+  }, 120_000);
+  afterAll(() => ctx.close());
+
+  it('should count no best rank while a board holds fewer than its minimum of accounts', async () => {
+    for (let accountId = 1; accountId <= EARLY; accountId++) {
+      const info = (await post('account.getInfo', { id: { accountId } }).expect(200)).body;
+      expect(Number(ranksOf(info, 'xp').totals.split(',')[0])).toBe(EARLY);
+      expect(bestOf(info, 'xp')).toEqual({ leaderboard: 'xp', ranks: expect.stringMatching(/^0,/), totals: expect.stringMatching(/^0,/) });
+      const [stored] = await ctx.dataSource.query(
+        `SELECT ranks, totals FROM account_best_ranks WHERE account_id = $1 AND leaderboard = 'xp'`,
+        [accountId],
+      );
+      expect(stored.ranks[0]).toBe(0);
+    }
+    await refresh(Array.from({ length: ALL - EARLY }, (_, i) => i + EARLY + 1));
+  }, 180_000);
+
+  it('should give a best rank, with its total, once the board is populated', async () => {
+    // Account 1 was refreshed while the board held EARLY accounts; refreshed again now that it holds ALL.
+    await refresh([1], true);
+    const stored = await rows();
+    const info = (await post('account.getInfo', { id: { accountId: 1 } }).expect(200)).body;
+    const expected = recomputedRank(stored, 'xp', 1);
+    expect(ranksOf(info, 'xp').ranks.split(',')[0]).toBe(String(expected));
+    expect(bestOf(info, 'xp').ranks.split(',')[0]).toBe(String(expected));
+    expect(bestOf(info, 'xp').totals.split(',')[0]).toBe(String(stored.length));
+    const [kept] = await ctx.dataSource.query(`SELECT ranks, totals FROM account_best_ranks WHERE account_id = 1 AND leaderboard = 'xp'`);
+    expect([kept.ranks[0], kept.totals[0]]).toEqual([expected, stored.length]);
+  });
+
+  it('should leave a zero value unranked: no rank, no best rank, rank 0 on the board', async () => {
+    const stored = await rows();
+    // Nobody gives awards or points on the platform the service reads: every refreshed account holds 0 there.
+    expect(stored.every((row) => Number(row.awards_given) === 0)).toBe(true);
+    for (const accountId of [1, 2, ALL]) {
+      const info = (await post('account.getInfo', { id: { accountId } }).expect(200)).body;
+      for (const board of ['awards_given', 'points_received']) {
+        expect(ranksOf(info, board).ranks).toBe('0,0,0,0,0');
+        expect(bestOf(info, board).ranks).toBe('0,0,0,0,0');
+      }
+    }
+    const page = (await post('leaderboard.getAccountLeaderboard', { leaderboard: 'awards_given', start: 1, end: 10 }).expect(200)).body;
+    expect(page.rankedOutOf).toBe(stored.length);
+    expect(page.accounts.map((account: { rank: number } | null) => account?.rank ?? 0)).toEqual(Array(10).fill(0));
+    const preview = (await post('leaderboard.previewAccountRank', { leaderboard: 'awards_given', id: { accountId: 2 } }).expect(200)).body;
+    expect(preview.ownAccount.rank).toBe(0);
+  });
+
+  it('should put a donor on the donations board at once, where the profile and the preview put it', async () => {
+    const donor = 7;
+    await ctx.app.get(DonationsService).record(TIER_FROM_CENTS.tier_2, donor);
+    const stored = await rows();
+    const expected = recomputedRank(stored, 'donated', donor);
+    expect(expected).toBe(1);
+    const page = (await post('leaderboard.getAccountLeaderboard', { leaderboard: 'donations', start: 1, end: 3 }).expect(200)).body;
+    expect(page.accounts[0]).toMatchObject({ rank: expected, donated: TIER_FROM_CENTS.tier_2, steamId: steamId64Of(donor) });
+    expect(page.accounts.slice(1).map((account: { rank: number }) => account.rank)).toEqual([0, 0]);
+    const info = (await post('account.getInfo', { id: { accountId: donor } }).expect(200)).body;
+    expect(ranksOf(info, 'donations').ranks.split(',')[0]).toBe(String(expected));
+    const preview = (await post('leaderboard.previewAccountRank', { leaderboard: 'donations', id: { accountId: donor } }).expect(200)).body;
+    expect(preview.ownAccount).toMatchObject({ rank: expected, score: TIER_FROM_CENTS.tier_2 });
+  });
+
+  it('should record a rank milestone when a refresh finds an account in a top of a populated board', async () => {
+    const donor = 7;
+    const [before] = await ctx.dataSource.query(
+      `SELECT rank FROM account_rank_history WHERE account_id = $1 AND leaderboard = 'donations' ORDER BY day DESC LIMIT 1`,
+      [donor],
+    );
+    expect(before.rank).toBe(0);
+    await refresh([donor], true);
+    const stored = await rows();
+    const feed = (await post('activity.listAccountFeed', { accountId: donor, eventTypes: ['rank_milestone'] }).expect(200)).body;
+    expect(feed.events).toEqual([
+      expect.objectContaining({
+        accountId: donor,
+        eventType: 'rank_milestone',
+        rank: {
+          leaderboard: 'donations',
+          bucket: 'top_10',
+          previous: 0,
+          current: recomputedRank(stored, 'donated', donor),
+          location: { type: 'global' },
+        },
+      }),
+    ]);
+    // Every milestone stored agrees with the history it was read from: a rank now inside a top the previous one was not.
+    const events: { data: { rank: { leaderboard: string; bucket: string; previous: number; current: number } } }[] =
+      await ctx.dataSource.query(`SELECT data FROM activity_events WHERE event_type = 'rank_milestone'`);
+    for (const { data } of events) {
+      const top = Number(data.rank.bucket.slice('top_'.length));
+      expect(data.rank.current).toBeGreaterThan(0);
+      expect(data.rank.current).toBeLessThanOrEqual(top);
+      expect(data.rank.previous === 0 || data.rank.previous > top).toBe(true);
+    }
+  });
+
+  it('should size the donor-perk pages by the donor tier that donations and roles give', async () => {
+    const donor = 30;
+    const token = await ctx.apiKey(donor);
+    const [badge] = await ctx.dataSource.query('SELECT b.id, b.app_id FROM badges b WHERE b.app_id IS NOT NULL ORDER BY b.id LIMIT 1');
+    const pageSize = async () => {
+      const crafters = (await post('badge.listCrafters', { badgeId: `bdg_${badge.id}` }, token).expect(200)).body.maxPageSize;
+      const owners = (await post('app.listOwners', { appId: badge.app_id }, token).expect(200)).body.maxPageSize;
+      expect(owners).toBe(crafters);
+      const [row]: { donated: number; roles: HeldRole[] | null }[] = await ctx.dataSource.query(
+        `SELECT donated, (SELECT json_agg(json_build_object('role', role, 'extras', extras)) FROM account_roles WHERE account_id = $1) AS roles
+           FROM accounts WHERE account_id = $1`,
+        [donor],
+      );
+      expect(crafters).toBe(maxPageSizeOf(Number(row.donated), row.roles ?? []));
+      return crafters;
+    };
+    const sizes = [await pageSize()];
+    let given = 0;
+    for (const tier of DONOR_TIERS) {
+      await ctx.app.get(DonationsService).record(TIER_FROM_CENTS[tier] - given, donor);
+      given = TIER_FROM_CENTS[tier];
+      sizes.push(await pageSize());
+    }
+    expect(sizes).toEqual([25, 100, 250, 500, 1000]);
+    // A tier granted by a role's override counts like donations.
+    const other = 31;
+    const otherToken = await ctx.apiKey(other);
+    await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role, extras) VALUES ($1, 'donator', '{"tier":"tier_3"}')`, [other]);
+    expect((await post('badge.listCrafters', { badgeId: `bdg_${badge.id}` }, otherToken).expect(200)).body.maxPageSize).toBe(500);
+  });
+
+  it('should show a staff account’s role as its chosen role, with its donor tier', async () => {
+    const { sessionToken } = await ctx.session(1);
+    const settings = (await post('account.getSettings', {}, sessionToken).expect(200)).body;
+    expect(settings.chosenRole).toEqual({ role: 'staff', tier: '' });
+  });
+
+  it('should leave the creation date of a private account unknown: null on its profile, the epoch on its cards and previews', async () => {
+    const stored: { account_id: number; platform_created_at: Date | null; privacy: string }[] = await ctx.dataSource.query(
+      'SELECT account_id, platform_created_at, privacy FROM accounts WHERE updated_at IS NOT NULL ORDER BY account_id',
+    );
+    const hidden = stored.find((row) => row.platform_created_at === null);
+    const shown = stored.find((row) => row.platform_created_at !== null)!;
+    expect(hidden).toBeDefined();
+    expect(ctx.simulator.universe.isPrivate(hidden!.account_id)).toBe(true);
+    // The card's createdAt is not nullable on the wire: unknown is the epoch there, never the date first seen.
+    const onCard = (row: { platform_created_at: Date | null }) => row.platform_created_at?.toISOString() ?? UNKNOWN_CREATED_AT;
+    for (const row of [hidden!, shown]) {
+      const info = (await post('account.getInfo', { id: { accountId: row.account_id } }).expect(200)).body;
+      expect(info.createdAt).toBe(row.platform_created_at?.toISOString() ?? null);
+      const preview = (await post('leaderboard.previewAccountRank', { leaderboard: 'xp', id: { accountId: row.account_id } }).expect(200))
+        .body;
+      expect(preview.ownAccount.createdAt).toBe(onCard(row));
+    }
+    const page = (await post('leaderboard.getAccountLeaderboard', { leaderboard: 'xp', start: 1, end: ALL }).expect(200)).body;
+    for (const card of page.accounts.filter(Boolean)) {
+      const row = stored.find((r) => steamId64Of(r.account_id) === card.steamId)!;
+      expect(card.createdAt).toBe(onCard(row));
+    }
+  });
+
+  it('should take card counts and complete sets from the platform’s card catalogue', async () => {
+    const read = await ctx.worker!.get(AppCardSets).refreshDue(10_000);
+    expect(read).toBeGreaterThan(0);
+    const catalogue = ctx.simulator.universe.catalogue;
+    const apps: { app_id: number; classes: number; cards: number }[] = await ctx.dataSource.query(
+      'SELECT app_id, classes, cards FROM app_card_counts ORDER BY app_id',
+    );
+    for (const app of apps) expect(app.cards).toBe(catalogue.byId(app.app_id)!.cards.length);
+    // The sets were undercounted by sightings: some app is known from fewer cards than its set has.
+    expect(apps.some((app) => app.classes < app.cards)).toBe(true);
+    for (const app of apps.slice(0, 10)) {
+      const badges = (await post('app.listBadges', { appId: app.app_id }).expect(200)).body.badges;
+      for (const badge of badges) expect(badge.cardCount).toBe(catalogue.byId(app.app_id)!.cards.length);
+    }
+    // The pricing job prices the whole set the platform lists.
+    const first = catalogue.byId(apps[0].app_id)!;
+    expect(await ctx.worker!.get(AppPricer).cardNames(first.appId)).toEqual(
+      first.cards.map((card) => `${first.appId}-${card}`).sort((a, b) => (a < b ? -1 : 1)),
+    );
+    // Complete sets: one copy of every card of the platform's set.
+    const holders: { account_id: number }[] = await ctx.dataSource.query(
+      `SELECT account_id FROM inventory_items WHERE kind = 'card' GROUP BY account_id ORDER BY count(*) DESC LIMIT 3`,
+    );
+    for (const { account_id: accountId } of holders) {
+      const token = await ctx.apiKey(accountId);
+      const sets = (await post('account.listInventorySets', {}, token).expect(200)).body.sets as {
+        appId: number;
+        normal: { name: string; amount: number }[];
+        normalSets: number;
+      }[];
+      for (const set of sets) {
+        const size = catalogue.byId(set.appId)!.cards.length;
+        const expected = set.normal.length >= size ? Math.min(...set.normal.map((card) => card.amount)) : 0;
+        expect({ appId: set.appId, normalSets: set.normalSets }).toEqual({ appId: set.appId, normalSets: expected });
+      }
+    }
+  });
+
+  it('should price an account’s apps by their card sets', async () => {
+    const [owned] = await ctx.dataSource.query('SELECT account_id, app_id FROM account_apps ORDER BY account_id, app_id LIMIT 1');
+    await ctx.dataSource.query(
+      `INSERT INTO app_market_prices (app_id, badge_type, cards, unlisted_cards, unmarketable_cards, average_volume, card_average_price,
+                                      set_price, buy_order_average_price, set_buy_order_price, updated_at)
+       VALUES ($1, 'normal', 6, 0, 0, 10, 20, 123, 9, 54, now()), ($1, 'foil', 6, 0, 0, 1, 200, 1200, 90, 540, now())`,
+      [owned.app_id],
+    );
+    const res = (
+      await post('account.listApps', { id: { accountId: owned.account_id }, order: { by: 'appId', direction: 'asc' } }).expect(200)
+    ).body;
+    const prices: { app_id: number; price: number }[] = await ctx.dataSource.query(
+      `SELECT aa.app_id, COALESCE(m.set_price, 0) AS price FROM account_apps aa
+         LEFT JOIN app_market_prices m ON m.app_id = aa.app_id AND m.badge_type = 'normal'
+        WHERE aa.account_id = $1 ORDER BY aa.app_id LIMIT $2`,
+      [owned.account_id, res.apps.length],
+    );
+    expect(res.apps.map((app: { id: number; price: number }) => [app.id, app.price])).toEqual(prices.map((p) => [p.app_id, p.price]));
+    expect(res.apps.find((app: { id: number }) => app.id === owned.app_id).price).toBe(123);
+  });
+
+  it('should name every hop of a friend path, tracked or not', async () => {
+    // Two tracked accounts whose friend lists both name an account the service does not track.
+    const [pair] = await ctx.dataSource.query(
+      `SELECT a.account_id AS a, b.account_id AS b, a.friend_account_id AS via
+         FROM account_friends a JOIN account_friends b ON b.friend_account_id = a.friend_account_id AND b.account_id > a.account_id
+        WHERE NOT EXISTS (SELECT 1 FROM accounts t WHERE t.account_id = a.friend_account_id AND t.updated_at IS NOT NULL)
+          AND NOT EXISTS (SELECT 1 FROM account_friends d WHERE d.account_id = a.account_id AND d.friend_account_id = b.account_id)
+          AND NOT EXISTS (SELECT 1 FROM account_friends d WHERE d.account_id = b.account_id AND d.friend_account_id = a.account_id)
+        ORDER BY a.account_id, b.account_id LIMIT 1`,
+    );
+    expect(pair).toBeDefined();
+    const res = (
+      await post('account.findFriendPath', { from: { id: { accountId: pair.a } }, to: { id: { accountId: pair.b } } }).expect(200)
+    ).body;
+    expect(res.found).toBe(true);
+    const twoHops = res.paths.filter((path: { distance: number }) => path.distance === 2);
+    expect(twoHops.length).toBeGreaterThan(0);
+    const ids = twoHops.map((path: { steamIds: string[] }) => path.steamIds);
+    expect(new Set(ids.map((steamIds: string[]) => steamIds.join())).size).toBe(ids.length);
+    expect(ids).toContainEqual([steamId64Of(pair.a), steamId64Of(pair.via), steamId64Of(pair.b)]);
+    for (const path of twoHops) {
+      path.path.forEach((card: { steamId: string } | null, i: number) => {
+        if (card) expect(card.steamId).toBe(path.steamIds[i]);
+      });
+    }
+    const viaPath = twoHops.find((path: { steamIds: string[] }) => path.steamIds[1] === steamId64Of(pair.via));
+    expect(viaPath.path[1]).toBeNull();
+  });
+
+  it('should list by rank the accounts that fell without being refreshed', async () => {
+    // The account that passes the most others over a year of simulated time, passing accounts nobody refreshes again.
+    const universe = ctx.simulator.universe;
+    const later = universe.tickAt(ctx.clock.now + 365 * 86_400_000);
+    const stored = await rows();
+    const riser = stored
+      .filter((row) => row.account_id !== 1 && row.account_id !== 7)
+      .map((row) => {
+        const [from, to] = [Number(row.xp), universe.badges(row.account_id, later).playerXp];
+        return { accountId: row.account_id, passes: stored.filter((other) => Number(other.xp) > from && Number(other.xp) < to).length };
+      })
+      .sort((a, b) => b.passes - a.passes)[0];
+    expect(riser.passes).toBeGreaterThan(0);
+    expect(recomputedRank(stored, 'xp', riser.accountId)).toBeGreaterThan(1);
+    ctx.clock.advance(365 * 86_400_000);
+    await refresh([riser.accountId], true);
+    const body = { leaderboard: 'xp', window: '24h', metric: 'rank', direction: 'declines', limit: 100 };
+    const got = (await post('leaderboard.getChanges', body).expect(200)).body.changes as Record<string, unknown>[];
+    const expected: Record<string, unknown>[] = await ctx.dataSource.query(changesReferenceSql('xp', 'rank', 'declines'), [
+      'xp',
+      new Date(Date.now() - 86_400_000),
+      null,
+      100,
+      0,
+    ]);
+    const pick = ({ accountId, oldRank, newRank, oldScore, newScore }: Record<string, unknown>) => ({
+      accountId,
+      oldRank,
+      newRank,
+      oldScore,
+      newScore,
+    });
+    expect(got.map(pick)).toEqual(expected.map(pick));
+    // Among them, accounts refreshed once only (no update in the window that was not their first): they did not move.
+    const once: { account_id: number }[] = await ctx.dataSource.query(
+      `SELECT account_id FROM account_updates WHERE status = 'completed' GROUP BY account_id HAVING count(*) = 1`,
+    );
+    const unrefreshed = new Set(once.map((row) => row.account_id));
+    expect(got.filter((change) => unrefreshed.has(change.accountId as number)).length).toBeGreaterThan(0);
+    for (const change of got) expect(change.rankDelta).toBe((change.oldRank as number) - (change.newRank as number));
+  });
+});
