@@ -6,6 +6,7 @@ import { CredentialStreams } from '../../src/auth/revocations/credential-streams
 import { SessionService } from '../../src/auth/session.service';
 import { createHttpApp } from '../../src/http-app';
 import { openSse, SseConnection } from '../support/sse';
+import { PAGE_SIZE_BY_TIER } from '../../src/account-records/donor-tiers';
 import { startTestApp, TestContext } from '../support/test-app';
 
 /** The signed-in user's sessions: account.getSession, account.deleteSession, refresh-token families, lastSeen, streams. */
@@ -84,7 +85,7 @@ describe('sessions', () => {
       const later = (await as(sessionToken, 'account.getSession')).body;
       expect(later).toMatchObject({ isNew: false, level: 12, xp: 1450 });
       expect(later.roles.map((role: { role: string }) => role.role)).toEqual(['staff', 'donator']);
-      expect(later.resources).toContainEqual({ resource: 'max_badge_crafters', value: '500' });
+      expect(later.resources).toContainEqual({ resource: 'max_badge_crafters', value: String(PAGE_SIZE_BY_TIER.tier_mythic) });
       expect(later.resources).toContainEqual({ resource: 'account_refresh_rate', value: '0' });
     });
 
