@@ -1,3 +1,4 @@
+import { ChangeFeedEntity } from '../change-feed/change-feed.entity';
 import { ActivityEventEntity } from '../activity/entities/activity-event.entity';
 import { DonationEntity } from '../donations/entities/donation.entity';
 import { MaintenanceEventEntity } from '../site/entities/maintenance-event.entity';
@@ -83,4 +84,5 @@ export const ENTITIES = [
   EmailVerificationCodeEntity,
   AccountKvEntryEntity,
   AccountBadgeBookmarkEntity,
+  ChangeFeedEntity,
 ];
