@@ -152,7 +152,8 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
       return;
     }
     this.heard++;
-    if (Array.isArray(nudge?.accountIds)) for (const id of nudge.accountIds) if (Number.isInteger(id)) this.pendingAccounts.set(id, this.heard);
+    if (Array.isArray(nudge?.accountIds))
+      for (const id of nudge.accountIds) if (Number.isInteger(id)) this.pendingAccounts.set(id, this.heard);
     void this.poll();
   }
 
@@ -218,7 +219,12 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
       entries.push({ id: Number(row.id), xid: Number(row.xid), kind: row.kind, accountIds: row.accountIds, payload: row.payload });
     }
     const pruned = rows[0].pruned;
-    return { entries, horizon: Number(rows[0].horizon), truncated: entries.length === BATCH, pruned: pruned === null ? null : Number(pruned) };
+    return {
+      entries,
+      horizon: Number(rows[0].horizon),
+      truncated: entries.length === BATCH,
+      pruned: pruned === null ? null : Number(pruned),
+    };
   }
 
   /** Hands the entries to every live projection (throws: the batch is read again), buffers them for a loading one. */
@@ -266,7 +272,6 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
       await this.currentCursor().catch(() => undefined);
       attached.buffer = [];
       attached.loads++;
-      const started = Date.now();
       try {
         await projection.load();
         while (attached.buffer.length && !attached.again) {
@@ -281,7 +286,6 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
         setTimeout(() => this.running && this.reload(attached), RETRY_LOAD_MS).unref();
         return;
       }
-      if (!attached.again) this.logger.log({ msg: 'projection loaded', projection: projection.name, ms: Date.now() - started });
     } while (attached.again && this.running);
     attached.buffer = null;
     attached.live = true;
