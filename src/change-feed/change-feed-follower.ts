@@ -8,7 +8,7 @@ import { WatchedSubscription } from '../common/redis/watched-subscription';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { ChangeKind, FeedEntry } from './change-entry';
-import { Nudge, nudgeChannel } from './change-feed';
+import { Nudge, nudgeChannel } from './nudge';
 import { FeedCursor, FeedRead } from './feed-cursor';
 import { Projection } from './projection';
 
@@ -144,6 +144,16 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
     return attached && { live: attached.live, loads: attached.loads };
   }
 
+  /** A nudge, heard on the channel or sent by this process's own writer (ChangeFeed.nudge). */
+  nudged(nudge: Partial<Nudge> | null): void {
+    if (!this.running) return;
+    this.heard++;
+    for (const id of Array.isArray(nudge?.accountIds) ? nudge.accountIds : []) {
+      if (Number.isInteger(id)) this.pendingAccounts.set(id, this.heard);
+    }
+    void this.poll();
+  }
+
   private hear(raw: string): void {
     let nudge: Partial<Nudge> | null;
     try {
@@ -151,10 +161,7 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
     } catch {
       return;
     }
-    this.heard++;
-    if (Array.isArray(nudge?.accountIds))
-      for (const id of nudge.accountIds) if (Number.isInteger(id)) this.pendingAccounts.set(id, this.heard);
-    void this.poll();
+    this.nudged(nudge);
   }
 
   /** One poll at a time; one asked for meanwhile runs right after (its changes may have committed after the read). */

@@ -2,20 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
-import { REDIS, redisKey } from '../common/redis/redis.module';
+import { REDIS } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { NewChange } from './change-entry';
-
-/** The pub/sub channel of the nudges (a nudge carries no change, only the accounts to wait for). */
-export function nudgeChannel(config: Pick<AppConfig, 'redisPrefix'>): string {
-  return redisKey(config, 'change-feed');
-}
-
-/** A nudge as published: the accounts named by the entries just committed. */
-export interface Nudge {
-  accountIds: number[];
-}
+import { ChangeFeedFollower } from './change-feed-follower';
+import { Nudge, nudgeChannel } from './nudge';
 
 /** The writers' side of the feed (see change-feed.module.ts): record in the change's transaction, nudge after it. */
 @Injectable()
@@ -26,6 +18,7 @@ export class ChangeFeed {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly follower: ChangeFeedFollower,
   ) {
     this.channel = nudgeChannel(config);
   }
@@ -47,10 +40,12 @@ export class ChangeFeed {
   /**
    * After the commit: wakes every process's follower at once, instead of at its next poll (within a second). Readers
    * of `accountIds` that answer from memory ask the stores instead until their follower has read the entry (the
-   * profile's ranks, RankReplicaService). Best effort: never throws.
+   * profile's ranks, RankReplicaService). This process's follower is told first, without Redis, so that its own reads
+   * after the write wait for it. Best effort: never throws.
    */
   async nudge(accountIds: number[] = []): Promise<void> {
     const message: Nudge = { accountIds };
+    this.follower.nudged(message);
     await this.redis
       .publish(this.channel, JSON.stringify(message))
       .catch((error: unknown) => this.logger.debug({ msg: 'could not nudge the change feed', error: String(error) }));
