@@ -19,6 +19,8 @@ export type ChangeKind =
   | 'api-key-revoked'
   /** `payload.sessionId` ended. */
   | 'session-revoked'
+  /** Rows of the accounts written outside the service's writers (by hand, a repair): every copy reads them again. */
+  | 'rows-changed'
   /** The pruner deleted every entry with `xid <= payload.through` (change-feed-pruner.ts). */
   | 'pruned';
 

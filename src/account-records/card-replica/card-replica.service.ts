@@ -31,7 +31,7 @@ import { CARD_TOKENS_TEXT, cardTextOfTokens } from './card-tokens';
 const LOAD_BATCH = 20_000;
 
 /** The entries that change an account's card. */
-const CARD_KINDS = new Set(['update-run', 'donation', 'role', 'account-added']);
+const CARD_KINDS = new Set(['update-run', 'donation', 'role', 'account-added', 'rows-changed']);
 const changesCard = (entry: FeedEntry) =>
   CARD_KINDS.has(entry.kind) || (entry.kind === 'settings' && (entry.payload?.vanity === true || entry.payload?.location === true));
 

@@ -17,8 +17,8 @@ import { NeighbourReader } from './friend-search';
 /** Replaced lists are folded into fresh arrays once there are this many (their Map costs ~100 bytes of heap each). */
 const COMPACT_AFTER = 50_000;
 
-/** The entries that replace an account's friend rows: a completed update run. */
-const replacesFriends = (entry: FeedEntry) => entry.kind === 'update-run';
+/** The entries that replace an account's friend rows: a completed update run (or rows written by hand). */
+const replacesFriends = (entry: FeedEntry) => entry.kind === 'update-run' || entry.kind === 'rows-changed';
 
 /**
  * The stored friend graph in memory (FriendAdjacency), for `account.findFriendPath` and the owners' paths of

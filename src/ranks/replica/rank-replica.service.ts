@@ -31,7 +31,8 @@ import { RANKED_COLUMNS } from '../rank-scopes';
 import { RankReplica, ReplicaBoard } from './rank-replica';
 
 /** The entries that move an account on the column boards. */
-const moves = (entry: FeedEntry) => entry.kind === 'update-run' || (entry.kind === 'settings' && entry.payload?.location === true);
+const moves = (entry: FeedEntry) =>
+  entry.kind === 'update-run' || entry.kind === 'rows-changed' || (entry.kind === 'settings' && entry.payload?.location === true);
 
 @Injectable()
 export class RankReplicaService implements OnApplicationBootstrap, Projection {
