@@ -105,7 +105,11 @@ export class SettingsUpdater {
 
   private async apply(accountId: number, change: SettingsChange): Promise<void> {
     const effects = await this.dataSource
-      .transaction((manager) => this.write(manager, accountId, change))
+      .transaction(async (manager) => {
+        const effects = await this.write(manager, accountId, change);
+        if (changed(effects)) await this.feed.record(manager, { kind: 'settings', accountIds: [accountId], payload: { ...effects } });
+        return effects;
+      })
       .catch((error: unknown) => {
         // Two accounts taking the same vanity at once: the unique index decides, the loser is told as a lookup would.
         if ((error as { code?: string }).code === SQLSTATE_UNIQUE_VIOLATION) throw vanityTaken();
@@ -127,10 +131,7 @@ export class SettingsUpdater {
       await manager.query('UPDATE accounts SET site_vanity = $2 WHERE account_id = $1', [accountId, change.vanity]);
       effects.vanity = true;
     }
-    if (!settings) {
-      await this.recordEffects(manager, accountId, effects);
-      return effects;
-    }
+    if (!settings) return effects;
 
     const location = this.locationChange(rows, change);
     if (location) {
@@ -161,7 +162,6 @@ export class SettingsUpdater {
       ],
     );
     effects.hidden = change.hidden !== undefined && change.hidden !== settings.hidden;
-    await this.recordEffects(manager, accountId, effects);
     return effects;
   }
 
@@ -208,13 +208,6 @@ export class SettingsUpdater {
     if (holder) throw vanityTaken();
   }
 
-  /** The change as the feed's readers need it, recorded with it (a vanity alone returns before the settings part). */
-  private async recordEffects(manager: EntityManager, accountId: number, effects: Effects): Promise<void> {
-    if (effects.vanity || effects.location || effects.hidden) {
-      await this.feed.record(manager, { kind: 'settings', accountIds: [accountId], payload: { ...effects } });
-    }
-  }
-
   /** A language tag's codes must be known ones (the DTO checked its shape). */
   private checkLanguage(language: string): void {
     const [primary, region] = language.split('-');
@@ -250,7 +243,7 @@ export class SettingsUpdater {
 
   /** Makes a committed change visible where it is read (see the class comment). */
   private async publish(accountId: number, effects: Effects): Promise<void> {
-    if (effects.vanity || effects.location || effects.hidden) await this.feed.nudge([accountId]);
+    if (changed(effects)) await this.feed.nudge([accountId]);
     const steps: [string, () => Promise<unknown>][] = [];
     if (effects.location) {
       steps.push(['ranks', () => this.ranks.place([accountId])]);
@@ -264,6 +257,8 @@ export class SettingsUpdater {
     }
   }
 }
+
+const changed = (effects: Effects) => effects.vanity || effects.location || effects.hidden;
 
 /** A vanity as stored: lower-case, or null for none ('' and null both mean none). */
 function normalizedVanity(vanity: string | null | undefined): string | null {

@@ -1,28 +1,21 @@
+import { redisKey } from '../common/redis/redis.module';
+import { AppConfig } from '../config/app-config';
+
 /**
  * What a feed entry says changed. Each projection picks the kinds it depends on; a new one (population statistics)
  * adds its own reader without touching the writers.
  */
 export type ChangeKind =
-  /** An update run committed: the account's row, badges, friends, inventory (its card and ranks with them). */
-  | 'update-run'
-  /** A donation added to the account's `donated` (its card). */
-  | 'donation'
-  /** A role granted or revoked (its card). */
-  | 'role'
-  /** An account row created (a lookup, the CLI, a first sign-in). */
-  | 'account-added'
-  /** account.updateSettings / updateVanity: `payload` says which of vanity, location, hidden changed. */
-  | 'settings'
-  /** The rank engine rebuilt its boards from PostgreSQL (rows written behind its back: a seed, a restore). */
-  | 'ranks-rebuilt'
-  /** `payload.keyId` revoked. */
-  | 'api-key-revoked'
-  /** `payload.sessionId` ended. */
-  | 'session-revoked'
-  /** Rows of the accounts written outside the service's writers (by hand, a repair): every copy reads them again. */
-  | 'rows-changed'
-  /** The pruner deleted every entry with `xid <= payload.through` (change-feed-pruner.ts). */
-  | 'pruned';
+  | 'update-run' // an update run committed: the account's rows (its card, friends, ranks)
+  | 'donation' // added to the account's `donated` (its card)
+  | 'role' // granted or revoked (its card)
+  | 'account-added' // an account row created (a lookup, the CLI, a first sign-in)
+  | 'settings' // account.updateSettings / updateVanity: `payload` says which of vanity, location, hidden changed
+  | 'ranks-rebuilt' // the rank engine rebuilt its boards from PostgreSQL (rows written behind its back)
+  | 'api-key-revoked' // `payload.keyId`
+  | 'session-revoked' // `payload.sessionId`
+  | 'rows-changed' // the accounts' rows written outside the service's writers (by hand, a repair)
+  | 'pruned'; // the pruner deleted every entry with `xid <= payload.through` (change-feed-pruner.ts)
 
 /** An entry as a writer records it. */
 export interface NewChange {
@@ -45,4 +38,14 @@ export function accountsOf(entries: readonly FeedEntry[], kinds: (entry: FeedEnt
   const ids = new Set<number>();
   for (const entry of entries) if (kinds(entry)) for (const id of entry.accountIds) ids.add(id);
   return [...ids];
+}
+
+/** The pub/sub channel of the nudges (a nudge carries no change, only the accounts to wait for). */
+export function nudgeChannel(config: Pick<AppConfig, 'redisPrefix'>): string {
+  return redisKey(config, 'change-feed');
+}
+
+/** A nudge as published: the accounts named by the entries just committed. */
+export interface Nudge {
+  accountIds: number[];
 }

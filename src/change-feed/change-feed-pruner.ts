@@ -9,9 +9,8 @@ export const RETENTION_MS = 24 * 3_600_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
- * Deletes the entries older than RETENTION_MS (and final: below the horizon), run by the worker. The same statement
- * records a `pruned` entry naming the newest transaction id it deleted, which a follower reads with every poll: one
- * whose position is not past it has lost entries and reloads its projections in full (FeedCursor.reaches).
+ * The worker deletes entries older than RETENTION_MS (and final) and, in the same statement, records a `pruned` entry
+ * naming the newest transaction id deleted: a follower whose position is not past it reloads in full (FeedCursor).
  */
 @Injectable()
 export class ChangeFeedPruner implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -1,10 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/**
- * One committed change that in-process or derived state depends on (change-feed.module.ts). Written in the change's own
- * transaction; `xid` is that transaction's id (the default), and entries are read in (xid, id) order below the
- * snapshot horizon, so a late commit is never skipped.
- */
+/** One committed change (change-feed.module.ts); `xid`: the id of the transaction that wrote it (feed-cursor.ts). */
 @Entity('change_feed')
 @Index('ix_change_feed_order', ['xid', 'id'])
 @Index('ix_change_feed_pruned', ['xid', 'id'], { where: "kind = 'pruned'::text" })

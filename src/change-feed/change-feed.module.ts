@@ -8,10 +8,10 @@
  * - **Writers** (`ChangeFeed.record`) insert an entry (`change_feed`: kind, account ids, payload) with the change's
  *   own EntityManager, so the entry commits if and only if the change does; after the commit they `nudge`.
  * - **Readers**: one `ChangeFeedFollower` per process reads the entries after its position, once a second and at
- *   once on a nudge (Redis pub/sub: latency only, it carries no change), and hands them to its projections. Order
- *   without skips: positions are (transaction id, id), and an entry is final once its transaction id is below the
- *   read's snapshot horizon (feed-cursor.ts). A projection remembers nothing of its own: the follower's position is
- *   the process's, kept across Redis and PostgreSQL outages; a process starting loads each projection in full.
+ *   once on a nudge (Redis pub/sub: latency only, it carries no change), and hands them to its projections, which
+ *   share that position (one read serves them all; one loading gets the entries read meanwhile once loaded). Order
+ *   without skips: positions are (transaction id, id), an entry is final once its transaction id is below the read's
+ *   snapshot horizon (feed-cursor.ts). A process starting loads each projection in full.
  * - **Retention**: the worker's `ChangeFeedPruner` deletes entries after RETENTION_MS and says so in the feed; a
  *   follower the pruning passed reloads its projections in full.
  *

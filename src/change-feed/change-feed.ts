@@ -5,9 +5,8 @@ import { JsonLogger } from '../common/logging/json-logger';
 import { REDIS } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { NewChange } from './change-entry';
+import { NewChange, Nudge, nudgeChannel } from './change-entry';
 import { ChangeFeedFollower } from './change-feed-follower';
-import { Nudge, nudgeChannel } from './nudge';
 
 /** The writers' side of the feed (see change-feed.module.ts): record in the change's transaction, nudge after it. */
 @Injectable()
@@ -23,25 +22,16 @@ export class ChangeFeed {
     this.channel = nudgeChannel(config);
   }
 
-  /**
-   * Records changes with `manager`: inside a transaction they commit (or roll back) with it; a manager outside one
-   * (rows written by hand, a rebuild of Redis state) commits them on their own.
-   */
-  async record(manager: EntityManager, ...changes: NewChange[]): Promise<void> {
-    for (const change of changes) {
-      await manager.query('INSERT INTO change_feed (kind, account_ids, payload) VALUES ($1, $2, $3)', [
-        change.kind,
-        change.accountIds ?? [],
-        change.payload ? JSON.stringify(change.payload) : null,
-      ]);
-    }
+  /** Records a change with `manager`: in a transaction it commits with it; outside one (rows by hand), on its own. */
+  async record(manager: EntityManager, { kind, accountIds = [], payload }: NewChange): Promise<void> {
+    const sql = 'INSERT INTO change_feed (kind, account_ids, payload) VALUES ($1, $2, $3)';
+    await manager.query(sql, [kind, accountIds, payload ? JSON.stringify(payload) : null]);
   }
 
   /**
-   * After the commit: wakes every process's follower at once, instead of at its next poll (within a second). Readers
-   * of `accountIds` that answer from memory ask the stores instead until their follower has read the entry (the
-   * profile's ranks, RankReplicaService). This process's follower is told first, without Redis, so that its own reads
-   * after the write wait for it. Best effort: never throws.
+   * After the commit: wakes every process's follower now rather than at its next poll; until it has read the entry,
+   * readers of `accountIds` answer from the stores (the profile's ranks). This process's follower is told without
+   * Redis, so that its own reads after the write wait for it. Best effort: never throws.
    */
   async nudge(accountIds: number[] = []): Promise<void> {
     const message: Nudge = { accountIds };

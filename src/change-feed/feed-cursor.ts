@@ -17,18 +17,8 @@ export interface FeedRead {
   pruned: number | null;
 }
 
-/** What to do with a read. */
-export type CursorStep =
-  | { gone: true }
-  | {
-      gone: false;
-      /** To hand to the projections, in feed order. */
-      apply: FeedEntry[];
-      /** The cursor once they are applied. */
-      next: FeedCursor;
-      /** Every entry visible in the read's snapshot is among those applied, now or before. */
-      complete: boolean;
-    };
+/** A read's entries to apply (in feed order), the cursor once they are, and whether that is all the read saw. */
+export type CursorStep = { gone: true } | { gone: false; apply: FeedEntry[]; next: FeedCursor; complete: boolean };
 
 /**
  * The follower's pure logic (positions, horizons, gaps), unit-tested on its own (test/unit/feed-cursor.spec.ts).

@@ -55,10 +55,9 @@ export class AccountUpdater {
     // What the account held before, so the per-app and per-badge boards it leaves lose it too.
     const held = await this.lazyBoards.held(accountId);
     const result = await this.writer.write(accountId, runId, platform, done.steps, this.config.queue.updateCooldownSeconds);
-    // The run's change feed entry committed with it; the nudge wakes the API processes' projections now, and until one
-    // has read the entry it answers the account's ranks from Redis. Ranks move before the run is announced complete
-    // (its progress event, account.updateProgress), so a client reacting to that reads them; `lastQueueStatus`
-    // (account.getInfo) is the writer's commit, milliseconds earlier.
+    // The run's feed entry committed with it: the nudge wakes the API processes now (until one has read the entry it
+    // answers the account's ranks from Redis). Ranks move before the run is announced complete, so a client reacting
+    // to that reads them; `lastQueueStatus` (account.getInfo) is the writer's commit, milliseconds earlier.
     await this.feed.nudge([accountId]);
     await this.ranks.place([accountId]);
     await this.lazyBoards.place(accountId, held);

@@ -38,8 +38,6 @@ export interface WriteResult {
   /** Ids of the activity events the update recorded. */
   activityIds: string[];
   nextAllowedTime: Date;
-  /** The run's `finished_at`, as committed. */
-  finishedAt: Date;
   /** What the update added to the platform totals, exactly as committed (the stats deltas to publish). */
   deltas: TotalsDelta;
 }
@@ -130,7 +128,7 @@ export class AccountWriter {
       await this.totals.add(manager, accountId, deltas);
       // What the API processes' copies follow (src/change-feed): the account's card, friends and ranks changed.
       await this.feed.record(manager, { kind: 'update-run', accountIds: [accountId], payload: { runId } });
-      return { before, after, firstUpdate, activityIds, nextAllowedTime, finishedAt: now, deltas };
+      return { before, after, firstUpdate, activityIds, nextAllowedTime, deltas };
     });
     // The changes' sorted sets (Redis) move once the rows are committed: they are read back from them. A failure
     // here is not the update's: the sweeper places every completed run again seconds later.

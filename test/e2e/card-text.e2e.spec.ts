@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { CardReplica } from '../../src/account-records/card-replica/card-replica.service';
 import { ChangeFeed } from '../../src/change-feed/change-feed';
 import { ChangeFeedFollower } from '../../src/change-feed/change-feed-follower';
-import { nudgeChannel } from '../../src/change-feed/nudge';
+import { nudgeChannel } from '../../src/change-feed/change-entry';
 import { LeaderboardAccountsService } from '../../src/account-records/cards/leaderboard-accounts.service';
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
 import { REDIS } from '../../src/common/redis/redis.module';

@@ -5,7 +5,7 @@ import { FriendGraphCache } from '../../src/accounts/friends/friend-graph-cache.
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { CredentialRevocations } from '../../src/auth/revocations/credential-revocations.service';
 import { ChangeFeed } from '../../src/change-feed/change-feed';
-import { nudgeChannel } from '../../src/change-feed/nudge';
+import { nudgeChannel } from '../../src/change-feed/change-entry';
 import { ChangeFeedFollower } from '../../src/change-feed/change-feed-follower';
 import { ChangeFeedPruner } from '../../src/change-feed/change-feed-pruner';
 import { REDIS } from '../../src/common/redis/redis.module';

@@ -9,7 +9,7 @@ import { referenceFriendPaths } from '../support/reference-friend-paths';
 import { killSubscribers } from '../support/subscribers';
 import { ChangeFeed } from '../../src/change-feed/change-feed';
 import { ChangeFeedFollower } from '../../src/change-feed/change-feed-follower';
-import { nudgeChannel } from '../../src/change-feed/nudge';
+import { nudgeChannel } from '../../src/change-feed/change-entry';
 
 const steamIdOf = (accountId: number) => (76561197960265728n + BigInt(accountId)).toString();
 const idOf = (steamId: string) => Number(BigInt(steamId) - 76561197960265728n);

@@ -10,7 +10,7 @@ import { RANKED_COLUMNS, SCOPE_LEVELS, cellOf, scopeKeysOf } from '../../src/ran
 import { startPipeline, PipelineContext } from '../support/pipeline';
 import { killSubscribers } from '../support/subscribers';
 import { ChangeFeedFollower } from '../../src/change-feed/change-feed-follower';
-import { nudgeChannel } from '../../src/change-feed/nudge';
+import { nudgeChannel } from '../../src/change-feed/change-entry';
 import { REDIS_URL } from '../support/test-app';
 
 type Row = Record<string, string | number | null> & { account_id: number };

@@ -3,8 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { FeedEntry, accountsOf } from '../../change-feed/change-entry';
-import { ChangeFeedFollower } from '../../change-feed/change-feed-follower';
-import { Projection } from '../../change-feed/projection';
+import { ChangeFeedFollower, Projection } from '../../change-feed/change-feed-follower';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { queryWithoutJit } from '../../common/sql/query-without-jit';
 import { AppConfig } from '../../config/app-config';
@@ -21,12 +20,9 @@ import { CARD_TOKENS_TEXT, cardTextOfTokens } from './card-tokens';
  * accounts) costs no statement. The card statement was a third of a friend path's CPU at a million accounts, and its
  * random accounts are not the ones a cache of recent cards holds (docs/performance-history.md, "A card replica").
  *
- * A projection of the change feed (src/change-feed): loaded in batches of LOAD_BATCH, then every entry that changes a
- * card (a completed run, a donation, a role, an account added, a vanity or location set) has those accounts' cards
- * read again, one statement per batch read. A read waits for the changes nudged before it (`settled`). While not live
- * (loading, reloading) `texts` answers null and the caller asks PostgreSQL. An account the replica does not hold
- * (never stored) is asked of PostgreSQL. Rows written behind the service's back (a seed, SQL by hand) show once a
- * feed entry names them (`ChangeFeed.record`) or after a restart.
+ * A projection of the change feed (src/change-feed): loaded in batches of LOAD_BATCH, then each entry that changes a
+ * card has those cards read again (one statement per batch read); a read waits for the changes nudged before it.
+ * While not live `texts` answers null and the caller asks PostgreSQL, as for an account not held.
  */
 const LOAD_BATCH = 20_000;
 
@@ -86,9 +82,8 @@ export class CardReplica implements OnApplicationBootstrap, Projection {
   }
 
   /**
-   * The tokens held for an account as they are now (card-tokens.ts), without waiting for the changes nudged and not read
-   * yet; null while not live or not held. For a reader that checks their version against the row it reads itself (the
-   * profile), which a change not applied yet can only make it ignore them.
+   * The tokens held for an account now (card-tokens.ts), waiting for nothing; null while not live or not held. For a
+   * reader that checks their version against the row it reads itself (the profile).
    */
   heldTokens(id: number): string | null {
     return this.live ? (this.tokens.get(id) ?? null) : null;

@@ -1,25 +1,20 @@
 /**
  * # The verified-key cache
  *
- * Verifying an API key used to cost a PostgreSQL query per request. Each API process now keeps the keys it has
- * verified lately in memory (`ApiKeyCache`: bounded, least recently used first out, each entry for a short TTL), and
- * revocations reach every process through the change feed (`CredentialRevocations`, ../revocations/). The rule that
- * matters: **a revoked key is served from no cache more than KEY_CACHE_SYNC_MS (3 s) after its revocation
- * committed** (in practice, the nudge's few milliseconds). How it holds:
+ * Verifying an API key used to cost a PostgreSQL query per request. Each API process keeps the keys it has verified
+ * lately in memory (`ApiKeyCache`: bounded, least recently used out first, each entry for a short TTL). The rule that
+ * matters: **no cache serves a revoked key more than KEY_CACHE_SYNC_MS (3 s) after its revocation committed** (in
+ * practice, the nudge's few milliseconds). How it holds:
  *
- * 1. The revoker commits `revoked_at` and its feed entry together, evicts the key from its own cache at once, and
- *    nudges every process; each evicts the key when its follower reads the entry (at once when nudged, else at its
- *    next poll, within a second).
- * 2. `trusted`: the cache answers (and takes fills) only while this process's follower has completed, within
- *    KEY_CACHE_SYNC_MS, a poll begun after any revocation it has not applied. A poll applies every entry committed
- *    before it began, so a key revoked at time c is evicted by the first poll begun after c; while no such poll has
- *    completed, the last completed one began before c, and the cache is trusted at most KEY_CACHE_SYNC_MS after it.
- *    A process behind (PostgreSQL away, a long transaction, a stalled event loop) verifies every key in PostgreSQL.
- * 3. A fill cannot resurrect a key: a process that read the key from PostgreSQL *before* the commit could otherwise
- *    put the stale row in its cache *after* the eviction. Every eviction bumps the cache's generation; a fill notes
- *    the generation before its query and is discarded if it changed meanwhile (the version check).
- * 4. The entry's TTL (`CACHE_TTL_MS`) bounds how long a key revoked behind the service's back (SQL by hand, no feed
- *    entry) is still served.
+ * 1. The revoker commits `revoked_at` with a change feed entry, evicts the key in its own process and nudges; every
+ *    process evicts it when its follower reads the entry (CredentialRevocations, ../revocations/).
+ * 2. `trusted`: the cache answers (and takes fills) only while a poll begun within KEY_CACHE_SYNC_MS has applied
+ *    every entry visible to it. A key revoked at time c is evicted by the first poll begun after c; until one has
+ *    completed, the last one began before c, so the cache is trusted at most KEY_CACHE_SYNC_MS after c. A process
+ *    behind (PostgreSQL away, a stalled event loop) verifies every key in PostgreSQL.
+ * 3. A fill cannot resurrect a key: a read of the row from before the commit could land after the eviction. Every
+ *    eviction bumps the generation; a fill notes it before its query and is dropped if it changed (the version check).
+ * 4. The TTL (`CACHE_TTL_MS`) bounds how long a key revoked behind the service's back (SQL by hand) is still served.
  */
 import { LRUCache } from 'lru-cache';
 

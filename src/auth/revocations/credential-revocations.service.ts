@@ -1,31 +1,22 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { FeedEntry } from '../../change-feed/change-entry';
-import { ChangeFeedFollower, POLL_MS } from '../../change-feed/change-feed-follower';
-import { Projection } from '../../change-feed/projection';
+import { ChangeFeedFollower, POLL_MS, Projection } from '../../change-feed/change-feed-follower';
 import { ApiKeyCache } from '../key-cache/api-key-cache';
 import { CredentialStreams, RevokedCredential } from './credential-streams';
 
-/**
- * How far behind the feed this process may be and still serve keys from its cache: a revoked key is refused everywhere
- * at most this long after its revocation committed (key-cache/api-key-cache.ts). Two polls' slack over one.
- */
+/** How far behind the feed this process may be and still serve keys from its cache (key-cache/api-key-cache.ts). */
 export const KEY_CACHE_SYNC_MS = 3 * POLL_MS;
 
 /**
  * # Credential revocations
  *
- * The one signal that a credential stopped working, in every HTTP process: an API key revoked
- * (account.deleteDeveloperApp, CLI `api-key revoke`) or a session ended (account.logout, account.deleteSession, CLI
- * `session revoke`, a reused refresh token). The revoker records `api-key-revoked` / `session-revoked` in the change
- * feed in the revocation's transaction (src/change-feed), acts on it in its own process at once (`act`) and nudges;
- * every process following the feed acts on the entry when it reads it (within the nudge's latency, at most a poll
- * later without it):
- * - a key leaves the process's verified-key cache (`cache`), which serves nothing while this process is more than
- *   KEY_CACHE_SYNC_MS behind the feed (see key-cache/api-key-cache.ts for why that bounds a revoked key's life);
- * - every event stream opened with the credential, or with a stream ticket it minted, is ended (CredentialStreams).
- * A full load (at boot, or when the feed was pruned past this process) clears the cache and checks the credentials
- * of the open streams in PostgreSQL.
+ * An API key revoked (account.deleteDeveloperApp, CLI `api-key revoke`) or a session ended (account.logout,
+ * account.deleteSession, CLI `session revoke`, a reused refresh token) is recorded in the change feed with it
+ * (src/change-feed); the revoker acts at once in its own process (`act`) and nudges, every HTTP process acts when it
+ * reads the entry (milliseconds when nudged, a poll later without): the key leaves its verified-key cache, and every
+ * event stream opened with the credential (or a stream ticket it minted) is ended (CredentialStreams). A full load
+ * (boot, the feed pruned past this process) clears the cache and checks the open streams' credentials in PostgreSQL.
  */
 @Injectable()
 export class CredentialRevocations implements OnApplicationBootstrap, Projection {

@@ -7,13 +7,11 @@
  * accounts) and answers the profile's ranks from there in microseconds. Redis stays the engine: the worker writes
  * it, leaderboard pages read it, and it is what a replica falls back to whenever it is not complete.
  *
- * A projection of the change feed (src/change-feed): loaded from every refreshed account's row, then each entry that
- * moves an account on the boards (a completed update run, a location changed in the settings) has that account's
- * row read again and placed; a rebuild of the engine (`ranks-rebuilt`: rows written behind its back) reloads it.
- * The worker nudges the feed right after the run's commit, before the run is announced complete, and until this
- * process has read that entry the account's ranks come from Redis (`pending`), which the worker has placed by then:
- * a client reacting to the completion reads the new ranks either way. Whenever the replica is not live, RANK_REPLICA
- * is off or the process serves no HTTP (the worker, the CLI), ranks are read from Redis.
+ * A projection of the change feed (src/change-feed): loaded from every refreshed account's row; each entry that moves
+ * an account (an update run, a location set) has its row read again and placed; `ranks-rebuilt` reloads it. The
+ * worker nudges right after the run's commit, before the run is announced complete, and until this process has read
+ * the entry the account's ranks come from Redis (`pending`), placed by then: a client reacting to the completion
+ * reads the new ranks either way. Not live, RANK_REPLICA off, or no HTTP served (worker, CLI): Redis answers.
  */
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -21,8 +19,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { FeedEntry, accountsOf } from '../../change-feed/change-entry';
-import { ChangeFeedFollower } from '../../change-feed/change-feed-follower';
-import { Projection } from '../../change-feed/projection';
+import { ChangeFeedFollower, Projection } from '../../change-feed/change-feed-follower';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { ColumnRanks } from '../column-ranks';
