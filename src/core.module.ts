@@ -6,6 +6,7 @@ import { RedisModule } from './common/redis/redis.module';
 import { StreamLifecycleModule } from './common/wire/stream-lifecycle.service';
 import { DatabaseModule } from './database/database.module';
 import { SharedAnswersModule } from './common/shared-answers/shared-answers';
+import { ChangeFeedModule } from './change-feed/change-feed.module';
 
 /**
  * What both processes (API and worker) and the CLI stand on: validated config, PostgreSQL, Redis, stream shutdown,
@@ -22,6 +23,8 @@ export class CoreModule {
         DatabaseModule,
         RedisModule,
         StreamLifecycleModule,
+        // The log of committed changes the in-process projections follow (src/change-feed).
+        ChangeFeedModule,
         // Wherever the area modules (and their controllers) are loaded: the API, and the CLI's module graph.
         SharedAnswersModule,
       ],

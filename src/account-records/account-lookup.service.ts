@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { ChangeFeed } from '../change-feed/change-feed';
 import { notFound, serviceUnavailable, unprocessable } from '../common/problem/problem.exception';
-import { CardChanges } from './card-replica/card-changes';
 import { PlatformClient } from '../platform/client/platform-client';
 import { PlatformError } from '../platform/client/platform.errors';
 import { PlatformTotals } from '../stats/totals/platform-totals.service';
@@ -30,7 +30,7 @@ export class AccountLookupService {
     @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
     private readonly platform: PlatformClient,
     private readonly totals: PlatformTotals,
-    private readonly cardChanges: CardChanges,
+    private readonly feed: ChangeFeed,
   ) {}
 
   /** `at` is where the selector sits in the request (`body.from`), for the 422 of an empty one. */
@@ -70,10 +70,12 @@ export class AccountLookupService {
         'INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING RETURNING account_id',
         [accountId],
       );
-      if (inserted.length) await this.totals.add(manager, accountId, { accountsAdded: 1, totalAccounts: 1 });
-      return inserted.length > 0;
+      if (!inserted.length) return false;
+      await this.totals.add(manager, accountId, { accountsAdded: 1, totalAccounts: 1 });
+      await this.feed.record(manager, { kind: 'account-added', accountIds: [accountId] });
+      return true;
     });
-    if (created) await this.cardChanges.announce([accountId]);
+    if (created) await this.feed.nudge([accountId]);
     return { accountId, created };
   }
 

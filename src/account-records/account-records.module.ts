@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlatformModule } from '../platform/platform.module';
 import { PlatformTotalsModule } from '../stats/totals/platform-totals.module';
 import { AccountLookupService } from './account-lookup.service';
-import { CardChanges } from './card-replica/card-changes';
 import { AccountUpdateEntity } from './entities/account-update.entity';
 import { AccountEntity } from './entities/account.entity';
 import { UpdateProgressService } from './progress/update-progress.service';
@@ -19,8 +18,8 @@ import { UpdateProgressService } from './progress/update-progress.service';
  *   unknown account (read from the platform, counted in the platform totals).
  * - **Cards** (`cards/`, LeaderboardAccountsModule): the `LeaderboardAccount` of every listing (board pages,
  *   crafters, owners, feeds, friend paths), written by PostgreSQL as JSON in one statement per listing, or rendered
- *   from each HTTP process's card replica (`card-replica/`), which every writer of a card announces its changes to
- *   (`CardChanges`).
+ *   from each HTTP process's card replica (`card-replica/`), which follows every writer of a card through the
+ *   change feed (src/change-feed).
  * - **Update progress** (`progress/`): the record of a queued update the pipeline writes and `account.updateProgress`
  *   and the webhooks read.
  *
@@ -28,7 +27,7 @@ import { UpdateProgressService } from './progress/update-progress.service';
  */
 @Module({
   imports: [PlatformModule, PlatformTotalsModule, TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity])],
-  providers: [AccountLookupService, UpdateProgressService, CardChanges],
-  exports: [AccountLookupService, UpdateProgressService, CardChanges],
+  providers: [AccountLookupService, UpdateProgressService],
+  exports: [AccountLookupService, UpdateProgressService],
 })
 export class AccountRecordsModule {}

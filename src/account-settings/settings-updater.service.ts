@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { CardChanges } from '../account-records/card-replica/card-changes';
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { StoredLocation, locationOf, locationsDiffer, overriddenLocation } from '../account-records/location/account-location';
 import { ActionThrottle, ThrottleRule } from '../auth/throttle/action-throttle.service';
+import { ChangeFeed } from '../change-feed/change-feed';
 import { JsonLogger } from '../common/logging/json-logger';
 import { ProblemException, notFound, unprocessable } from '../common/problem/problem.exception';
 import { AppConfig } from '../config/app-config';
@@ -50,10 +50,11 @@ const SQLSTATE_UNIQUE_VIOLATION = '23505';
  * written and a refresh running at the same time either comes before it or sees it. Both count against
  * `SETTINGS_CHANGES_PER_HOUR` per account (429 past it).
  *
- * After the commit the change is made visible, each part where it is read:
+ * A change of vanity, location or hidden is recorded in the change feed in the same transaction (src/change-feed):
+ * every API process's card replica reads the card again, its rank replica the account's row. After the commit the
+ * change is made visible where Redis holds it:
  * - a moved location (a country override set or cleared): the rank engine places the account again from its row
- *   (its column boards in every scope, with the replicas told), then its per-app and per-badge boards;
- * - a changed vanity or location: the card replicas of every API process read the card again (CardChanges);
+ *   (its column boards in every scope), then its per-app and per-badge boards;
  * - hidden: the changes' live window places the account again (hidden accounts are never listed there); every other
  *   listing reads `account_settings.hidden` in its own statement.
  * Those are best effort: a failure is logged and the next refresh of the account or a rebuild repairs it.
@@ -71,7 +72,7 @@ export class SettingsUpdater {
     private readonly ranks: RankEngine,
     private readonly lazyBoards: LazyBoards,
     private readonly boardChanges: BoardChanges,
-    private readonly cardChanges: CardChanges,
+    private readonly feed: ChangeFeed,
   ) {
     this.changes = {
       action: 'settings-changes',
@@ -104,7 +105,11 @@ export class SettingsUpdater {
 
   private async apply(accountId: number, change: SettingsChange): Promise<void> {
     const effects = await this.dataSource
-      .transaction((manager) => this.write(manager, accountId, change))
+      .transaction(async (manager) => {
+        const effects = await this.write(manager, accountId, change);
+        if (changed(effects)) await this.feed.record(manager, { kind: 'settings', accountIds: [accountId], payload: { ...effects } });
+        return effects;
+      })
       .catch((error: unknown) => {
         // Two accounts taking the same vanity at once: the unique index decides, the loser is told as a lookup would.
         if ((error as { code?: string }).code === SQLSTATE_UNIQUE_VIOLATION) throw vanityTaken();
@@ -238,12 +243,12 @@ export class SettingsUpdater {
 
   /** Makes a committed change visible where it is read (see the class comment). */
   private async publish(accountId: number, effects: Effects): Promise<void> {
+    if (changed(effects)) await this.feed.nudge([accountId]);
     const steps: [string, () => Promise<unknown>][] = [];
     if (effects.location) {
       steps.push(['ranks', () => this.ranks.place([accountId])]);
       steps.push(['lazy boards', async () => this.lazyBoards.place(accountId, await this.lazyBoards.held(accountId))]);
     }
-    if (effects.vanity || effects.location) steps.push(['cards', () => this.cardChanges.announce([accountId])]);
     if (effects.hidden) steps.push(['changes', () => this.boardChanges.place([accountId])]);
     for (const [what, step] of steps) {
       await step().catch((error: unknown) =>
@@ -252,6 +257,8 @@ export class SettingsUpdater {
     }
   }
 }
+
+const changed = (effects: Effects) => effects.vanity || effects.location || effects.hidden;
 
 /** A vanity as stored: lower-case, or null for none ('' and null both mean none). */
 function normalizedVanity(vanity: string | null | undefined): string | null {

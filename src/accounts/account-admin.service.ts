@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PlatformTotals } from '../stats/totals/platform-totals.service';
 import { Role } from '../account-records/account.enums';
-import { CardChanges } from '../account-records/card-replica/card-changes';
+import { ChangeFeed } from '../change-feed/change-feed';
 
 /** Operator actions used by the CLI: make an account row exist, grant roles. */
 @Injectable()
@@ -11,7 +11,7 @@ export class AccountAdminService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly totals: PlatformTotals,
-    private readonly cardChanges: CardChanges,
+    private readonly feed: ChangeFeed,
   ) {}
 
   /**
@@ -24,7 +24,10 @@ export class AccountAdminService {
         'INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING RETURNING account_id',
         [accountId],
       );
-      if (inserted.length) await this.totals.add(manager, accountId, { accountsAdded: 1, totalAccounts: 1 });
+      if (inserted.length) {
+        await this.totals.add(manager, accountId, { accountsAdded: 1, totalAccounts: 1 });
+        await this.feed.record(manager, { kind: 'account-added', accountIds: [accountId] });
+      }
       await manager.query(
         `INSERT INTO account_settings (account_id, email) VALUES ($1, $2)
          ON CONFLICT (account_id) DO UPDATE SET email = COALESCE($3, account_settings.email)`,
@@ -33,26 +36,33 @@ export class AccountAdminService {
       );
       return inserted.length > 0;
     });
-    if (created) await this.cardChanges.announce([accountId]);
+    if (created) await this.feed.nudge([accountId]);
     return created;
   }
 
   async grantRole(accountId: number, role: Role, rating = 0): Promise<void> {
     await this.ensureAccount(accountId);
-    await this.dataSource.query(
-      `INSERT INTO account_roles (account_id, role, rating) VALUES ($1, $2, $3)
-       ON CONFLICT (account_id, role) DO UPDATE SET rating = EXCLUDED.rating`,
-      [accountId, role, rating],
-    );
-    await this.cardChanges.announce([accountId]);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO account_roles (account_id, role, rating) VALUES ($1, $2, $3)
+         ON CONFLICT (account_id, role) DO UPDATE SET rating = EXCLUDED.rating`,
+        [accountId, role, rating],
+      );
+      await this.feed.record(manager, { kind: 'role', accountIds: [accountId], payload: { role, granted: true } });
+    });
+    await this.feed.nudge([accountId]);
   }
 
   async revokeRole(accountId: number, role: Role): Promise<boolean> {
-    const result: [unknown[], number] = await this.dataSource.query('DELETE FROM account_roles WHERE account_id = $1 AND role = $2', [
-      accountId,
-      role,
-    ]);
-    if (result[1] > 0) await this.cardChanges.announce([accountId]);
-    return result[1] > 0;
+    const revoked = await this.dataSource.transaction(async (manager) => {
+      const [, count]: [unknown[], number] = await manager.query('DELETE FROM account_roles WHERE account_id = $1 AND role = $2', [
+        accountId,
+        role,
+      ]);
+      if (count > 0) await this.feed.record(manager, { kind: 'role', accountIds: [accountId], payload: { role, granted: false } });
+      return count > 0;
+    });
+    if (revoked) await this.feed.nudge([accountId]);
+    return revoked;
   }
 }

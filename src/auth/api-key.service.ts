@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
+import { ChangeFeed } from '../change-feed/change-feed';
 import { ApiKeyUsageService } from './api-key-usage.service';
 import { AnalyticsOutcome } from './entities/api-key-usage.entity';
 import { ApiKeyEntity, DeveloperAppEnvironment } from './entities/api-key.entity';
@@ -25,6 +26,7 @@ export class ApiKeyService {
     @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
     private readonly usage: ApiKeyUsageService,
     private readonly revocations: CredentialRevocations,
+    private readonly feed: ChangeFeed,
   ) {}
 
   /** Creates a key and returns its secret, which is never retrievable again. */
@@ -87,15 +89,20 @@ export class ApiKeyService {
   }
 
   /**
-   * Revokes a live key (of `accountId` only, when given). The row is committed first, then every API process is
-   * told and confirms it has dropped the key from its cache and ended the key's streams, and only then does this
-   * resolve: after it, no process accepts the key (see key-cache/api-key-cache.ts for why that holds).
+   * Revokes a live key (of `accountId` only, when given), with its change feed entry in the same transaction. This
+   * process drops it at once; every API process drops it from its cache and ends its streams when it reads the entry:
+   * no cache serves it KEY_CACHE_SYNC_MS after the commit (see key-cache/api-key-cache.ts for why that holds).
    */
   async revoke(keyId: string, accountId?: number): Promise<boolean> {
     const owner = accountId === undefined ? {} : { accountId };
-    const result = await this.keys.update({ keyId, revokedAt: IsNull(), ...owner }, { revokedAt: new Date() });
-    if (!result.affected) return false;
-    await this.revocations.announce({ kind: 'api-key', keyId });
+    const revoked = await this.keys.manager.transaction(async (manager) => {
+      const result = await manager.update(ApiKeyEntity, { keyId, revokedAt: IsNull(), ...owner }, { revokedAt: new Date() });
+      if (result.affected) await this.feed.record(manager, { kind: 'api-key-revoked', payload: { keyId } });
+      return Boolean(result.affected);
+    });
+    if (!revoked) return false;
+    this.revocations.act({ kind: 'api-key', keyId });
+    await this.feed.nudge();
     return true;
   }
 

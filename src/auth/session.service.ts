@@ -4,6 +4,7 @@ import { IsNull, MoreThan, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { JsonLogger } from '../common/logging/json-logger';
+import { ChangeFeed } from '../change-feed/change-feed';
 import { RotatedRefreshTokenEntity } from './entities/rotated-refresh-token.entity';
 import { UserSessionEntity } from './entities/user-session.entity';
 import { CredentialRevocations } from './revocations/credential-revocations.service';
@@ -34,7 +35,7 @@ const DAY_MS = 86_400_000;
  * again means two parties hold the family (a copied token, whoever refreshed first), so the session is revoked:
  * the reused and the newer pair both stop working. Every pair ends with the session's absolute lifetime
  * (`SESSION_ABSOLUTE_DAYS` from sign-in) whatever the sliding ones (`SESSION_TTL_HOURS`, `REFRESH_TTL_DAYS`) say.
- * Ending a session is announced to every process (CredentialRevocations), which ends the streams it opened.
+ * Ending a session is recorded in the change feed with it: every process ends the streams it opened (CredentialRevocations).
  */
 @Injectable()
 export class SessionService {
@@ -45,6 +46,7 @@ export class SessionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly lastSeen: SessionLastSeen,
     private readonly revocations: CredentialRevocations,
+    private readonly feed: ChangeFeed,
   ) {}
 
   async create(accountId: number, client: ClientInfo = {}): Promise<IssuedSession> {
@@ -157,14 +159,20 @@ export class SessionService {
   }
 
   /**
-   * Ends a session (of `accountId` only, when given): its tokens stop working, and once this resolves every process has
-   * ended the streams it opened. False when there was no such session that was not ended already.
+   * Ends a session (of `accountId` only, when given): its tokens stop working at once (they are checked in PostgreSQL),
+   * this process ends the streams it opened now, every other one when it reads the change feed entry committed with
+   * the revocation (within a second). False when there was no such session that was not ended already.
    */
   async revoke(sessionId: string, accountId?: number): Promise<boolean> {
     const owner = accountId === undefined ? {} : { accountId };
-    const result = await this.sessions.update({ sessionId, revokedAt: IsNull(), ...owner }, { revokedAt: new Date() });
-    if (!result.affected) return false;
-    await this.revocations.announce({ kind: 'session', sessionId });
+    const revoked = await this.sessions.manager.transaction(async (manager) => {
+      const result = await manager.update(UserSessionEntity, { sessionId, revokedAt: IsNull(), ...owner }, { revokedAt: new Date() });
+      if (result.affected) await this.feed.record(manager, { kind: 'session-revoked', payload: { sessionId } });
+      return Boolean(result.affected);
+    });
+    if (!revoked) return false;
+    this.revocations.act({ kind: 'session', sessionId });
+    await this.feed.nudge();
     return true;
   }
 

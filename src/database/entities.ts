@@ -1,3 +1,4 @@
+import { ChangeFeedEntity } from '../change-feed/change-feed.entity';
 import { ActivityEventEntity } from '../activity/entities/activity-event.entity';
 import { DonationEntity } from '../donations/entities/donation.entity';
 import { MaintenanceEventEntity } from '../site/entities/maintenance-event.entity';
@@ -85,4 +86,5 @@ export const ENTITIES = [
   AccountKvEntryEntity,
   AccountBadgeBookmarkEntity,
   ProfileViewBucketEntity,
+  ChangeFeedEntity,
 ];

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { CardChanges } from '../account-records/card-replica/card-changes';
 import { RankEngine } from '../ranks/rank-engine.service';
+import { ChangeFeed } from '../change-feed/change-feed';
 import { V1DonateGoal } from './dto/donate-goal.dto';
 
 const MAX_SUPPORTERS = 48;
@@ -15,8 +15,8 @@ export class DonationsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly cardChanges: CardChanges,
     private readonly ranks: RankEngine,
+    private readonly feed: ChangeFeed,
   ) {}
 
   /**
@@ -28,11 +28,13 @@ export class DonationsService {
   async record(cents: number, accountId: number | null, at = new Date()): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await manager.query('INSERT INTO donations (account_id, cents, donated_at) VALUES ($1, $2, $3)', [accountId, cents, at]);
-      if (accountId !== null) await manager.query('UPDATE accounts SET donated = donated + $2 WHERE account_id = $1', [accountId, cents]);
+      if (accountId === null) return;
+      await manager.query('UPDATE accounts SET donated = donated + $2 WHERE account_id = $1', [accountId, cents]);
+      await this.feed.record(manager, { kind: 'donation', accountIds: [accountId], payload: { cents } });
     });
     if (accountId === null) return;
     await this.ranks.place([accountId]);
-    await this.cardChanges.announce([accountId]);
+    await this.feed.nudge([accountId]);
   }
 
   async goal(now = new Date()): Promise<V1DonateGoal> {

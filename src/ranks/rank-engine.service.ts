@@ -7,14 +7,14 @@ import { execOrThrow, unlinkMatching } from '../common/redis/redis-batch';
 import { REDIS } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { ChangeFeed } from '../change-feed/change-feed';
 import { DerivedState, DerivedStateKeeper } from '../derived/derived-state';
 import { VersionedRedisState } from '../derived/versioned-redis-state';
 import { RankKeys } from './rank-keys';
 import { PLACE_ACCOUNT_LUA } from './place-account.lua';
 import { readRankTable, writeRankTable } from './rank-build';
 import { RANKED_COLUMNS, SCOPE_LEVELS, memberOf } from './rank-scopes';
-import { RankReplicaMessage } from './replica/rank-replica-message';
-import { RANK_ROWS_SQL, RankRow, cellOfRow, countryEntryOf, placedAccountOf } from './rank-rows';
+import { RANK_ROWS_SQL, RankRow, cellOfRow, countryEntryOf } from './rank-rows';
 
 const PLACE_ACCOUNT = 'badgeStatsPlaceAccount';
 /** Queues the place-account script (defined on the engine's connection) on one of its pipelines. */
@@ -50,6 +50,7 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly feed: ChangeFeed,
   ) {
     this.keys = new RankKeys(config);
     this.state = new VersionedRedisState(redis, this.keys, () => this.build(), RANK_BUILD_FORMAT);
@@ -90,7 +91,7 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
   /**
    * Puts accounts where their stored row says they belong (after a committed update). Only the version being
    * served is written: a build that read an account before its update places it again (after each column it switched,
-   * and at its end). The replicas hear of it even when no version is served (Redis flushed): they keep serving.
+   * and at its end). The replicas follow the committed rows through the change feed, not this.
    */
   async place(accountIds: number[]): Promise<void> {
     if (!accountIds.length) return;
@@ -105,8 +106,6 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
       placeAccount(pipeline, this.keys.version, ...args, ...RANKED_COLUMNS, ...scores);
     }
     await execOrThrow(pipeline);
-    // After the sets: the replicas (RankReplicaService) hear an account's new place once the engine serves it.
-    await this.redis.publish(this.keys.placed, JSON.stringify({ placed: rows.map(placedAccountOf) } satisfies RankReplicaMessage));
   }
 
   /**
@@ -134,7 +133,8 @@ export class RankEngine implements DerivedStateKeeper, OnApplicationBootstrap, O
     const version = served ?? fresh;
     await this.state.dropAllBut(version);
     // A build follows rows written behind the engine's back (a seed, a restore): the replicas read them all again.
-    await this.redis.publish(this.keys.placed, JSON.stringify({ reload: true } satisfies RankReplicaMessage));
+    await this.feed.record(this.dataSource.manager, { kind: 'ranks-rebuilt' });
+    await this.feed.nudge();
     this.logger.log({
       msg: 'ranks rebuilt',
       version,

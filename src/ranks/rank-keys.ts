@@ -18,11 +18,6 @@ export class RankKeys {
     return redisKey(this.config, 'ranks', 'sequence');
   }
 
-  /** Pub/sub channel of the engine's placements and rebuilds, for the in-memory replicas (RankReplicaMessage). */
-  get placed(): string {
-    return redisKey(this.config, 'ranks', 'placed');
-  }
-
   get lock(): string {
     return redisKey(this.config, 'ranks', 'lock');
   }

@@ -1,14 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import Redis from 'ioredis';
 import { Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { JsonLogger } from '../common/logging/json-logger';
 import { retryThroughOutage } from '../common/lifecycle/retry-through-outage';
-import { RedisChannel } from '../common/redis/redis-channel';
-import { REDIS } from '../common/redis/redis.module';
-import { CompletedRunMessage, completedRunsChannel } from '../account-records/completed-runs';
+import { ChangeFeed } from '../change-feed/change-feed';
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { AccountUpdateEntity } from '../account-records/entities/account-update.entity';
 import { ActivityRecorder } from '../activity/activity-recorder';
@@ -30,7 +27,6 @@ import { PlatformSnapshot } from './platform-snapshot';
 @Injectable()
 export class AccountUpdater {
   private readonly logger = new JsonLogger('AccountUpdater');
-  private readonly completedRuns: RedisChannel<CompletedRunMessage>;
 
   constructor(
     @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
@@ -45,10 +41,8 @@ export class AccountUpdater {
     private readonly lazyBoards: LazyBoards,
     private readonly groups: GroupRefreshQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(REDIS) redis: Redis,
-  ) {
-    this.completedRuns = new RedisChannel(redis, completedRunsChannel(config));
-  }
+    private readonly feed: ChangeFeed,
+  ) {}
 
   async run(accountId: number, runId: string): Promise<void> {
     const started = Date.now();
@@ -63,9 +57,10 @@ export class AccountUpdater {
     // What the account held before, so the per-app and per-badge boards it leaves lose it too.
     const held = await this.lazyBoards.held(accountId);
     const result = await this.writer.write(accountId, runId, platform, done.steps, this.config.queue.updateCooldownSeconds);
-    await this.announceWrite({ runId, accountId, finishedAt: result.finishedAt.getTime() });
-    // Ranks move before the run is announced complete (its progress event, account.updateProgress), so a client reacting
+    // The run's feed entry committed with it: the nudge wakes the API processes now (until one has read the entry it
+    // answers the account's ranks from Redis). Ranks move before the run is announced complete, so a client reacting
     // to that reads them; `lastQueueStatus` (account.getInfo) is the writer's commit, milliseconds earlier.
+    await this.feed.nudge([accountId]);
     await this.ranks.place([accountId]);
     await this.lazyBoards.place(accountId, held);
     const entered = await this.rankHistory.record(accountId, result.finishedAt);
@@ -76,16 +71,6 @@ export class AccountUpdater {
     await this.stats.publish(result.deltas);
     await this.activity.announce([...result.activityIds, ...milestones]);
     this.logger.log({ msg: 'account updated', accountId, runId, durationMs: Date.now() - started, after: result.after });
-  }
-
-  /**
-   * Tells the HTTP processes' friend graphs which account's friendships the committed run replaced (completed-runs.ts).
-   * Best effort: a graph that misses it finds the run in its next sweep, seconds later.
-   */
-  private async announceWrite(run: CompletedRunMessage): Promise<void> {
-    await this.completedRuns
-      .publish(run)
-      .catch((error: unknown) => this.logger.warn({ msg: 'could not announce a completed run', runId: run.runId, error: String(error) }));
   }
 
   /**

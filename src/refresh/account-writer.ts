@@ -12,6 +12,7 @@ import { BoardChanges } from '../leaderboards/changes/board-changes.service';
 import { ValueLeaders } from '../leaderboards/value-leaders/value-leaders.service';
 import { PlatformTotals, TotalsDelta } from '../stats/totals/platform-totals.service';
 import { JsonLogger } from '../common/logging/json-logger';
+import { ChangeFeed } from '../change-feed/change-feed';
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { AccountUpdateEntity, CounterSnapshot, UpdateStepRecord } from '../account-records/entities/account-update.entity';
 import { locationOf, overriddenLocation } from '../account-records/location/account-location';
@@ -37,7 +38,7 @@ export interface WriteResult {
   /** Ids of the activity events the update recorded. */
   activityIds: string[];
   nextAllowedTime: Date;
-  /** The run's `finished_at`, as committed. */
+  /** When the run was committed: the time of its rank history point and milestones. */
   finishedAt: Date;
   /** What the update added to the platform totals, exactly as committed (the stats deltas to publish). */
   deltas: TotalsDelta;
@@ -70,6 +71,7 @@ export class AccountWriter {
     private readonly appOwners: AppOwnerCounts,
     private readonly itemOwners: ItemClassOwners,
     private readonly boardChanges: BoardChanges,
+    private readonly feed: ChangeFeed,
   ) {}
 
   async write(
@@ -126,6 +128,8 @@ export class AccountWriter {
       // The stored app rows' playtime, exactly (a duplicated app in the platform's list is stored once).
       const deltas = { ...statsDeltas(before, after, firstUpdate), appPlaytime: apps?.playtime ?? 0 };
       await this.totals.add(manager, accountId, deltas);
+      // What the API processes' copies follow (src/change-feed): the account's card, friends and ranks changed.
+      await this.feed.record(manager, { kind: 'update-run', accountIds: [accountId], payload: { runId } });
       return { before, after, firstUpdate, activityIds, nextAllowedTime, finishedAt: now, deltas };
     });
     // The changes' sorted sets (Redis) move once the rows are committed: they are read back from them. A failure

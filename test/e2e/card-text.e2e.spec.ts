@@ -1,7 +1,8 @@
 import Redis from 'ioredis';
-import { CardChanges, cardsChangedChannel } from '../../src/account-records/card-replica/card-changes';
 import { CardReplica } from '../../src/account-records/card-replica/card-replica.service';
-import { completedRunsChannel } from '../../src/account-records/completed-runs';
+import { ChangeFeed } from '../../src/change-feed/change-feed';
+import { ChangeFeedFollower } from '../../src/change-feed/change-feed-follower';
+import { nudgeChannel } from '../../src/change-feed/change-entry';
 import { LeaderboardAccountsService } from '../../src/account-records/cards/leaderboard-accounts.service';
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
 import { REDIS } from '../../src/common/redis/redis.module';
@@ -63,10 +64,13 @@ describe('account cards written by PostgreSQL', () => {
     const texts = await ctx.app.get(CardReplica).texts([id]);
     return texts?.has(id) ? (JSON.parse(texts.get(id)!) as Record<string, unknown> & { roles: { role: string }[] }) : null;
   };
-  /** Rows were written by hand (behind the service's back): told to the replica, as a writer would. */
+  /** Rows were written by hand (behind the service's back): recorded in the change feed, as a writer would. */
+  const recorded = (kind: 'rows-changed' | 'update-run', accountIds: number[]) =>
+    ctx.app.get(ChangeFeed).record(ctx.dataSource.manager, { kind, accountIds });
   const announced = async (check: () => Promise<boolean>) => {
     await eventually('the replica serves', () => ctx.app.get(CardReplica).serving);
-    await ctx.app.get(CardChanges).announce(ids);
+    await recorded('rows-changed', ids);
+    await ctx.app.get(ChangeFeed).nudge(ids);
     await eventually('the replica applies what it was told', check);
   };
 
@@ -114,7 +118,7 @@ describe('account cards written by PostgreSQL', () => {
     for (const id of ids) expect({ id, text: replicated.get(id)?.text }).toEqual({ id, text: JSON.stringify(objects.get(id)) });
   });
 
-  it("should read a card again when its writers announce it: a donation, a role, an account's completed update", async () => {
+  it("should read a card again when its writers record it: a donation, a role, an account's completed update", async () => {
     await eventually('the replica serves', () => ctx.app.get(CardReplica).serving);
     await ctx.app.get(DonationsService).record(250, 4);
     await eventually('the donation shows', async () => (await replicaCard(4))?.donated === 250);
@@ -122,36 +126,31 @@ describe('account cards written by PostgreSQL', () => {
     await eventually('the role shows', async () => (await replicaCard(4))?.roles.map((role) => role.role).join() === 'donator');
     await ctx.app.get(AccountAdminService).revokeRole(4, 'donator');
     await eventually('the role is gone', async () => (await replicaCard(4))?.roles.length === 0);
-    // A new account is held once announced; until then its card comes from PostgreSQL.
+    // A new account is held once its entry is read (at once: this process's own nudge); its card is there either way.
     await ctx.app.get(AccountAdminService).ensureAccount(7);
     expect((await ctx.app.get(LeaderboardAccountsService).rawByIds([7])).has(7)).toBe(true);
-    await eventually('the new account is held', async () => (await replicaCard(7)) !== null);
-    // The worker announces each committed run on the completed runs' channel (AccountUpdater.announceWrite).
-    await ctx.dataSource.query(`UPDATE accounts SET level = 42 WHERE account_id = 6`);
-    const run = { runId: 'run-by-hand', accountId: 6, finishedAt: Date.now() };
-    await ctx.app.get<Redis>(REDIS).publish(completedRunsChannel(ctx.config), JSON.stringify(run));
+    expect(await replicaCard(7)).not.toBeNull();
+    // The worker records each run it commits in the change feed (AccountWriter), in the run's transaction.
+    await ctx.dataSource.transaction(async (manager) => {
+      await manager.query(`UPDATE accounts SET level = 42 WHERE account_id = 6`);
+      await ctx.app.get(ChangeFeed).record(manager, { kind: 'update-run', accountIds: [6] });
+    });
     await eventually('the completed update shows', async () => (await replicaCard(6))?.level === 42);
-    // A run whose message was lost is found by the sweep of the runs completed in the last minute.
-    await ctx.dataSource.query(`UPDATE accounts SET level = 43 WHERE account_id = 6`);
-    await ctx.dataSource.query(
-      `INSERT INTO account_updates (run_id, account_id, status, queued_at, finished_at)
-       VALUES (gen_random_uuid(), 6, 'completed', now(), now())`,
-    );
-    await eventually('the swept update shows', async () => (await replicaCard(6))?.level === 43);
   });
 
-  it('should answer from PostgreSQL while its subscription is down, and reload every card once it is back', async () => {
+  it('should catch up from its position when its nudges are lost and its follower stopped, without reloading', async () => {
     const replica = ctx.app.get(CardReplica);
-    const cards = ctx.app.get(LeaderboardAccountsService);
+    const follower = ctx.app.get(ChangeFeedFollower);
     await eventually('the replica serves', () => replica.serving);
-    expect(await killSubscribers(ctx.app.get<Redis>(REDIS), cardsChangedChannel(ctx.config))).toBe(1);
-    await eventually('the replica stops serving', () => !replica.serving);
-    // Not announced at all (as a message lost while the connection is down): PostgreSQL answers meanwhile.
-    await ctx.dataSource.query(`UPDATE accounts SET name = 'While down' WHERE account_id = 5`);
-    expect(await replica.texts([5])).toBeNull();
-    expect(JSON.parse((await cards.rawByIds([5])).get(5)!.text).name).toBe('While down');
-    // Subscribed again, the replica reloads every card, that one included.
-    await eventually('the replica serves again', () => replica.serving);
-    expect((await replicaCard(5))?.name).toBe('While down');
+    const loads = follower.stateOf('card-replica')!.loads;
+    expect(await killSubscribers(ctx.app.get<Redis>(REDIS), nudgeChannel(ctx.config))).toBe(1);
+    await follower.stop();
+    await ctx.app.get(DonationsService).record(100, 5);
+    // Deaf, it serves the card as it last read it.
+    expect((await replicaCard(5))?.donated).toBe(0);
+    follower.start();
+    await eventually('the donation shows', async () => (await replicaCard(5))?.donated === 100);
+    expect(replica.serving).toBe(true);
+    expect(follower.stateOf('card-replica')!.loads).toBe(loads);
   });
 });

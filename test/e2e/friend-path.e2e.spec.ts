@@ -1,15 +1,15 @@
 import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 import { FriendGraphService } from '../../src/accounts/friend-graph.service';
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
-import { CompletedRunMessage, completedRunsChannel } from '../../src/account-records/completed-runs';
 import { FriendGraphCache } from '../../src/accounts/friends/friend-graph-cache.service';
 import { REDIS } from '../../src/common/redis/redis.module';
 import { findFriendPaths } from '../../src/accounts/friends/friend-search';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 import { referenceFriendPaths } from '../support/reference-friend-paths';
 import { killSubscribers } from '../support/subscribers';
-import { REDIS_URL } from '../support/test-app';
+import { ChangeFeed } from '../../src/change-feed/change-feed';
+import { ChangeFeedFollower } from '../../src/change-feed/change-feed-follower';
+import { nudgeChannel } from '../../src/change-feed/change-entry';
 
 const steamIdOf = (accountId: number) => (76561197960265728n + BigInt(accountId)).toString();
 const idOf = (steamId: string) => Number(BigInt(steamId) - 76561197960265728n);
@@ -45,30 +45,24 @@ describe('account.findFriendPath', () => {
       return path.map((account) => idOf(account!.steamId));
     });
   /**
-   * What the worker does when an update replaces a friend list: the rows and a completed run in one transaction, then
-   * the run published on the completed-runs channel (unless `announce` is false: a message lost).
+   * What the worker does when an update replaces a friend list: the rows and the run's change feed entry in one
+   * transaction, then a nudge (unless `nudge` is false: a nudge lost).
    */
-  const storeFriends = async (accountId: number, friends: number[], announce = true) => {
-    const runId = randomUUID();
-    const finishedAt = await ctx.dataSource.transaction(async (manager) => {
+  const storeFriends = async (accountId: number, friends: number[], nudge = true) => {
+    const feed = ctx.app.get(ChangeFeed);
+    await ctx.dataSource.transaction(async (manager) => {
       await manager.query('DELETE FROM account_friends WHERE account_id = $1', [accountId]);
       await manager.query('INSERT INTO account_friends (account_id, friend_account_id) SELECT $1, unnest($2::int[])', [accountId, friends]);
-      const [run]: { finished_at: Date }[] = await manager.query(
-        `INSERT INTO account_updates (run_id, account_id, status, queued_at, finished_at) VALUES ($1, $2, 'completed', now(), now())
-         RETURNING finished_at`,
-        [runId, accountId],
-      );
-      return run.finished_at.getTime();
+      await feed.record(manager, { kind: 'update-run', accountIds: [accountId] });
     });
-    const message: CompletedRunMessage = { runId, accountId, finishedAt };
-    if (announce) await ctx.app.get<Redis>(REDIS).publish(completedRunsChannel(ctx.config), JSON.stringify(message));
+    if (nudge) await feed.nudge([accountId]);
   };
-  /** Until the in-memory graph relies on the runs it hears (it does once loaded and subscribed). */
-  const untilInStep = async (expected = true) => {
+  /** Until the in-memory graph is loaded and followed. */
+  const untilLoaded = async () => {
     const graph = ctx.app.get(FriendGraphCache);
     const deadline = Date.now() + 10_000;
-    while (graph.inStep !== expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(graph.inStep).toBe(expected);
+    while (!graph.loaded && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(graph.loaded).toBe(true);
   };
 
   beforeAll(async () => {
@@ -269,79 +263,60 @@ describe('account.findFriendPath', () => {
     expect(idsOf(joined)).toEqual([[1005, 1006, 1007, 1008, from]]);
   });
 
-  it('should apply the runs it hears without asking PostgreSQL per search', async () => {
-    await untilInStep();
+  it('should apply the changes nudged before a search, reading nothing of the tables for the search itself', async () => {
+    await untilLoaded();
     const [a, b] = [1101, 1102];
     for (const id of [a, b]) await ctx.app.get(AccountAdminService).ensureAccount(id);
     await storeFriends(a, [b]);
-    // The search finds the new friendship without the catch-up query on completed runs (the spy only records).
+    await ctx.app.get(ChangeFeedFollower).settled();
     const query = jest.spyOn(ctx.dataSource, 'query');
     try {
       const res = await find({ from: { id: { accountId: a } }, to: { id: { accountId: b } } }).expect(200);
       expect(idsOf(res.body)).toEqual([[a, b]]);
-      expect(query.mock.calls.filter(([sql]) => sql.includes('account_updates'))).toEqual([]);
+      expect(query.mock.calls.filter(([sql]) => sql.includes('account_friends'))).toEqual([]);
     } finally {
       query.mockRestore();
     }
   });
 
-  it('should hear from the worker each run it commits, as stored', async () => {
-    const listener = new Redis(REDIS_URL);
-    const heard: CompletedRunMessage[] = [];
-    try {
-      listener.on('message', (_channel: string, raw: string) => heard.push(JSON.parse(raw)));
-      await listener.subscribe(completedRunsChannel(ctx.config));
-      const account = 7;
-      await ctx.dataSource.query('UPDATE accounts SET next_allowed_time = now() WHERE account_id = $1', [account]);
-      await ctx
-        .http()
-        .post('/v1/account.queueUpdate')
-        .set('Authorization', `Bearer ${key}`)
-        .send({ id: { accountId: account } })
-        .expect(204);
-      await ctx.waitForCompletion(account, key, 30_000);
-      const [run]: { run_id: string; finished_at: Date }[] = await ctx.dataSource.query(
-        `SELECT run_id, finished_at FROM account_updates WHERE account_id = $1 AND status = 'completed' ORDER BY finished_at DESC LIMIT 1`,
-        [account],
-      );
-      const deadline = Date.now() + 5_000;
-      while (!heard.some((message) => message.runId === run.run_id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      expect(heard.find((message) => message.runId === run.run_id)).toEqual({
-        runId: run.run_id,
-        accountId: account,
-        finishedAt: run.finished_at.getTime(),
-      });
-    } finally {
-      await listener.quit();
-    }
+  it('should record each run the worker commits in the change feed, in its transaction', async () => {
+    const account = 7;
+    await ctx.dataSource.query('UPDATE accounts SET next_allowed_time = now() WHERE account_id = $1', [account]);
+    await ctx
+      .http()
+      .post('/v1/account.queueUpdate')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ id: { accountId: account } })
+      .expect(204);
+    await ctx.waitForCompletion(account, key, 30_000);
+    const [run]: { run_id: string }[] = await ctx.dataSource.query(
+      `SELECT run_id FROM account_updates WHERE account_id = $1 AND status = 'completed' ORDER BY finished_at DESC LIMIT 1`,
+      [account],
+    );
+    const entries = await ctx.dataSource.query(`SELECT account_ids FROM change_feed WHERE kind = 'update-run' AND payload->>'runId' = $1`, [
+      run.run_id,
+    ]);
+    expect(entries).toEqual([{ account_ids: [account] }]);
   });
 
-  it('should ask PostgreSQL before each search while its subscription is down, and rely on what it hears once back', async () => {
-    await untilInStep();
+  it('should follow a change whose nudge was lost within a poll, from its position (no reload)', async () => {
+    await untilLoaded();
+    const follower = ctx.app.get(ChangeFeedFollower);
+    const loads = follower.stateOf('friend-graph')!.loads;
     const [a, b] = [1201, 1202];
     for (const id of [a, b]) await ctx.app.get(AccountAdminService).ensureAccount(id);
-    expect(await killSubscribers(ctx.app.get<Redis>(REDIS), completedRunsChannel(ctx.config))).toBe(1);
-    await untilInStep(false);
-    // Published while the connection is down: lost to the graph, yet the next search sees it.
-    await storeFriends(a, [b]);
-    expect(idsOf((await find({ from: { id: { accountId: a } }, to: { id: { accountId: b } } }).expect(200)).body)).toEqual([[a, b]]);
-    await untilInStep();
-    await storeFriends(a, []);
-    expect((await find({ from: { id: { accountId: a } }, to: { id: { accountId: b } } }).expect(200)).body.found).toBe(false);
-  });
-
-  it('should find a run whose message was lost within its sweep, seconds later', async () => {
-    await untilInStep();
-    const [a, b] = [1301, 1302];
-    for (const id of [a, b]) await ctx.app.get(AccountAdminService).ensureAccount(id);
+    expect(await killSubscribers(ctx.app.get<Redis>(REDIS), nudgeChannel(ctx.config))).toBe(1);
     await storeFriends(a, [b], false);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 2_500;
     let found = false;
     while (!found && Date.now() < deadline) {
       found = (await find({ from: { id: { accountId: a } }, to: { id: { accountId: b } } }).expect(200)).body.found;
-      if (!found) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!found) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(found).toBe(true);
+    expect(follower.stateOf('friend-graph')!.loads).toBe(loads);
+    await storeFriends(a, []);
+    expect((await find({ from: { id: { accountId: a } }, to: { id: { accountId: b } } }).expect(200)).body.found).toBe(false);
   });
 
   it('should answer 404 for an untracked account and 422 for a bad selector', async () => {

@@ -6,7 +6,7 @@ import { RankEngine } from '../../src/ranks/rank-engine.service';
 import { AccountRankReader } from '../../src/ranks/account-rank-reader.service';
 import { startTestApp, TestContext } from '../support/test-app';
 import { CardReplica } from '../../src/account-records/card-replica/card-replica.service';
-import { CardChanges } from '../../src/account-records/card-replica/card-changes';
+import { ChangeFeed } from '../../src/change-feed/change-feed';
 import { cardTokensVersion } from '../../src/account-records/card-replica/card-tokens';
 import * as profileTextModule from '../../src/accounts/mappers/profile-text';
 import { PROFILE_BATCH_MAX, ProfileBatches } from '../../src/accounts/profile-batches';
@@ -209,8 +209,9 @@ describe('account.getInfo written by PostgreSQL', () => {
   it("should write the record's part from the card replica at the row's version, and by PostgreSQL once the row moved on", async () => {
     const replica = ctx.app.get(CardReplica);
     await eventually('the replica serves', () => replica.serving);
-    // The rows were written by hand after the replica loaded: told to it, as a writer would.
-    await ctx.app.get(CardChanges).announce(ids);
+    // The rows were written by hand after the replica loaded: told to it through the change feed.
+    await ctx.app.get(ChangeFeed).record(ctx.dataSource.manager, { kind: 'rows-changed', accountIds: ids });
+    await ctx.app.get(ChangeFeed).nudge(ids);
     const rowVersions = async () =>
       new Map(
         (

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 
 /**
- * Drops the connections subscribed to `channel` (WatchedSubscription names its connection after its channel), as a
+ * Drops the connections subscribed to `channel` (RedisChannel names its connection after its channel), as a
  * network failure would: messages published until the subscriber is back are lost to it.
  */
 export async function killSubscribers(redis: Redis, channel: string): Promise<number> {

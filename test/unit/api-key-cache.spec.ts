@@ -5,10 +5,16 @@ const key = (n: number) => ({ keyId: `key_${n}`, accountId: n, secretHash: `hash
 describe('ApiKeyCache', () => {
   let now: number;
   let cache: ApiKeyCache;
+  let trusted: boolean;
   beforeEach(() => {
     now = 1_000_000;
-    cache = new ApiKeyCache(10_000, 3, () => now);
-    cache.setEnabled(true);
+    trusted = true;
+    cache = new ApiKeyCache(
+      () => trusted,
+      10_000,
+      3,
+      () => now,
+    );
   });
 
   it('should drop a fill whose database read began before a revocation was heard (the version check)', () => {
@@ -39,14 +45,17 @@ describe('ApiKeyCache', () => {
     expect(cache.get('key_1')).toBeDefined();
   });
 
-  it('should keep nothing while revocations cannot be heard, and forget everything when they could not be', () => {
+  it('should serve and keep nothing while its process is behind the change feed, and forget everything on a reload', () => {
     cache.fill(key(1), cache.fillTicket());
-    const ticket = cache.fillTicket();
-    cache.setEnabled(false);
+    trusted = false;
     expect(cache.get('key_1')).toBeUndefined();
     cache.fill(key(2), cache.fillTicket());
+    trusted = true;
+    expect(cache.get('key_2')).toBeUndefined();
+    expect(cache.get('key_1')).toBeDefined();
+    const ticket = cache.fillTicket();
+    cache.clear();
     expect(cache.size).toBe(0);
-    cache.setEnabled(true);
     cache.fill(key(3), ticket);
     expect(cache.size).toBe(0);
   });

@@ -1,23 +1,20 @@
 /**
  * # The verified-key cache
  *
- * Verifying an API key used to cost a PostgreSQL query per request. Each API process now keeps the keys it has
- * verified lately in memory (`ApiKeyCache`: bounded, least recently used first out, each entry for a short TTL), and a
- * revocation is broadcast to every process over Redis pub/sub (`CredentialRevocations`, ../revocations/). The rule that matters: **once a
- * revocation (account.deleteDeveloperApp, `api-key revoke`) has returned, no process serves the key from its cache.**
- * How it holds:
+ * Verifying an API key used to cost a PostgreSQL query per request. Each API process keeps the keys it has verified
+ * lately in memory (`ApiKeyCache`: bounded, least recently used out first, each entry for a short TTL). The rule that
+ * matters: **no cache serves a revoked key more than KEY_CACHE_SYNC_MS (3 s) after its revocation committed** (in
+ * practice, the nudge's few milliseconds). How it holds:
  *
- * 1. The revoker commits `revoked_at` first, evicts the key from its own cache, then publishes the revocation and
- *    waits until every subscribed process has acknowledged it (PUBLISH says how many received it; each process evicts,
- *    then acks). Only then does the operation return. So every process that was caching has dropped the key.
- * 2. A fill cannot resurrect it: a process that read the key from PostgreSQL *before* the commit could otherwise put
- *    the stale row in its cache *after* the eviction. Every eviction bumps the cache's generation; a fill notes the
- *    generation before its query and is discarded if it changed meanwhile (the version check).
- * 3. A process that is not subscribed cannot hear revocations, so it does not cache: the cache is off until the
- *    subscription is confirmed and is cleared and switched off whenever the subscriber connection drops (messages
- *    published meanwhile are lost); PUBLISH does not count it, so nobody waits for it either.
- * 4. The backstops: an acknowledgement that does not come within `ACK_TIMEOUT_MS` (a process stalled but still
- *    subscribed) is logged, and the entry's TTL (`CACHE_TTL_MS`) bounds how long such a process could still serve it.
+ * 1. The revoker commits `revoked_at` with a change feed entry, evicts the key in its own process and nudges; every
+ *    process evicts it when its follower reads the entry (CredentialRevocations, ../revocations/).
+ * 2. `trusted`: the cache answers (and takes fills) only while a poll begun within KEY_CACHE_SYNC_MS has applied
+ *    every entry visible to it. A key revoked at time c is evicted by the first poll begun after c; until one has
+ *    completed, the last one began before c, so the cache is trusted at most KEY_CACHE_SYNC_MS after c. A process
+ *    behind (PostgreSQL away, a stalled event loop) verifies every key in PostgreSQL.
+ * 3. A fill cannot resurrect a key: a read of the row from before the commit could land after the eviction. Every
+ *    eviction bumps the generation; a fill notes it before its query and is dropped if it changed (the version check).
+ * 4. The TTL (`CACHE_TTL_MS`) bounds how long a key revoked behind the service's back (SQL by hand) is still served.
  */
 import { LRUCache } from 'lru-cache';
 
@@ -42,9 +39,10 @@ export class ApiKeyCache {
    */
   private readonly entries: LRUCache<string, Entry>;
   private generation = 0;
-  private enabled = false;
 
   constructor(
+    /** Whether revocations are applied closely enough to serve from the cache (see the rule above). */
+    private readonly trusted: () => boolean,
     private readonly ttlMs = CACHE_TTL_MS,
     maxEntries = CACHE_MAX_ENTRIES,
     private readonly clock: () => number = Date.now,
@@ -52,9 +50,9 @@ export class ApiKeyCache {
     this.entries = new LRUCache({ max: maxEntries });
   }
 
-  /** Whether revocations can be heard, so entries are kept. */
+  /** Whether entries are served and kept now. */
   get active(): boolean {
-    return this.enabled;
+    return this.trusted();
   }
 
   get size(): number {
@@ -62,6 +60,7 @@ export class ApiKeyCache {
   }
 
   get(keyId: string): CachedKey | undefined {
+    if (!this.trusted()) return undefined;
     const entry = this.entries.get(keyId);
     if (!entry) return undefined;
     if (entry.expiresAt > this.clock()) return entry;
@@ -75,7 +74,7 @@ export class ApiKeyCache {
   }
 
   fill(key: CachedKey, ticket: number): void {
-    if (!this.enabled || ticket !== this.generation) return;
+    if (ticket !== this.generation || !this.trusted()) return;
     this.entries.set(key.keyId, {
       keyId: key.keyId,
       accountId: key.accountId,
@@ -89,10 +88,9 @@ export class ApiKeyCache {
     this.entries.delete(keyId);
   }
 
-  /** On while revocations can be heard; switching it either way drops everything (and any fill under way). */
-  setEnabled(enabled: boolean): void {
+  /** Drops everything (and any fill under way). */
+  clear(): void {
     this.generation++;
     this.entries.clear();
-    this.enabled = enabled;
   }
 }

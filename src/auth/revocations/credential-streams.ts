@@ -87,10 +87,10 @@ export class CredentialStreams {
   }
 
   /**
-   * After the revocations' subscription was down (revocations published meanwhile were not heard): ends the streams of
-   * every credential that is no longer valid, asked of PostgreSQL in one statement per kind.
+   * Ends the streams of every credential that is no longer valid, asked of PostgreSQL in one statement per kind: when
+   * revocations may have been missed (CredentialRevocations' full load).
    */
-  async endRevokedSince(): Promise<void> {
+  async endRevoked(): Promise<void> {
     const keys: string[] = [];
     const sessions: string[] = [];
     for (const name of this.open.keys()) {
@@ -98,18 +98,14 @@ export class CredentialStreams {
       else sessions.push(name.slice('session:'.length));
     }
     if (!keys.length && !sessions.length) return;
-    try {
-      const [liveKeys, liveSessions] = await Promise.all([
-        this.live('SELECT key_id AS id FROM api_keys WHERE key_id = ANY($1) AND revoked_at IS NULL', keys),
-        this.live('SELECT session_id AS id FROM user_sessions WHERE session_id = ANY($1) AND revoked_at IS NULL', sessions),
-      ]);
-      let ended = 0;
-      for (const keyId of keys) if (!liveKeys.has(keyId)) ended += this.end({ kind: 'api-key', keyId });
-      for (const sessionId of sessions) if (!liveSessions.has(sessionId)) ended += this.end({ kind: 'session', sessionId });
-      if (ended) this.logger.log({ msg: 'ended streams of credentials revoked while unsubscribed', ended });
-    } catch (error) {
-      this.logger.warn({ msg: 'could not check the credentials of open streams', error: String(error) });
-    }
+    const [liveKeys, liveSessions] = await Promise.all([
+      this.live('SELECT key_id AS id FROM api_keys WHERE key_id = ANY($1) AND revoked_at IS NULL', keys),
+      this.live('SELECT session_id AS id FROM user_sessions WHERE session_id = ANY($1) AND revoked_at IS NULL', sessions),
+    ]);
+    let ended = 0;
+    for (const keyId of keys) if (!liveKeys.has(keyId)) ended += this.end({ kind: 'api-key', keyId });
+    for (const sessionId of sessions) if (!liveSessions.has(sessionId)) ended += this.end({ kind: 'session', sessionId });
+    if (ended) this.logger.log({ msg: 'ended streams of credentials revoked while unheard', ended });
   }
 
   private async live(sql: string, ids: string[]): Promise<Set<string>> {

@@ -1,16 +1,19 @@
 import Redis from 'ioredis';
 import { Observable, Subject } from 'rxjs';
 import { JsonLogger } from '../logging/json-logger';
-import { WatchedSubscription } from './watched-subscription';
+import { watchRedis } from './redis-connection';
 
 /**
  * A Redis pub/sub channel of JSON messages, fanned out in-process: one subscriber connection is opened with
- * the first listener and closed with the last, however many streams listen.
+ * the first listener and closed with the last, however many streams listen. The connection is named after the
+ * channel (CLIENT LIST tells what it is for) and waits for Redis rather than failing, subscribing again after a
+ * reconnect; listeners are not told of a drop (a replay tail reads all it missed at the next message, the change
+ * feed's follower polls anyway).
  */
 export class RedisChannel<T> {
   private readonly logger = new JsonLogger('RedisChannel');
   private readonly messages = new Subject<T>();
-  private subscriber: WatchedSubscription | null = null;
+  private subscriber: Redis | null = null;
   private subscribed: Promise<void> = Promise.resolve();
   /** Resolves `subscribed`: once the subscription is made, or when it will not be (failed, or closed first). */
   private settle: () => void = () => undefined;
@@ -49,27 +52,38 @@ export class RedisChannel<T> {
     this.subscriber = null;
     // The last listener left before the subscription was made: nothing failed, nobody waits any longer.
     this.settle();
-    await subscriber?.close();
+    await subscriber?.quit().catch(() => subscriber.disconnect());
   }
 
   private open(): void {
-    // The shared client fails commands while Redis is away; a subscriber waits for it instead, and subscribes again
-    // after a reconnect. Listeners are not told of a drop (a replay tail reads all it missed at the next message).
     this.subscribed = new Promise((resolve) => (this.settle = resolve));
-    this.subscriber = new WatchedSubscription(this.redis, this.name, `subscriber ${this.name}`, {
-      message: (raw) => {
-        try {
-          this.messages.next(JSON.parse(raw) as T);
-        } catch {
-          this.logger.warn({ msg: 'ignoring a malformed message', channel: this.name });
-        }
-      },
-      subscribed: () => this.settle(),
-      closed: () => undefined,
-      failed: (error) => {
-        this.logger.error({ msg: 'subscription failed', channel: this.name, error: String(error) });
-        this.settle();
-      },
+    // A subscribed connection takes no other commands, hence a connection of its own; the shared client fails
+    // commands while Redis is away, a subscriber waits for it instead.
+    const subscriber = this.redis.duplicate({
+      enableOfflineQueue: true,
+      lazyConnect: false,
+      commandTimeout: undefined,
+      connectionName: this.name,
+    });
+    this.subscriber = subscriber;
+    const { host, port } = this.redis.options;
+    watchRedis(subscriber, `subscriber ${this.name}`, `${host}:${port}`);
+    subscriber.on('message', (_channel: string, raw: string) => {
+      if (this.subscriber !== subscriber) return;
+      try {
+        this.messages.next(JSON.parse(raw) as T);
+      } catch {
+        this.logger.warn({ msg: 'ignoring a malformed message', channel: this.name });
+      }
+    });
+    subscriber.on('ready', () => {
+      subscriber.subscribe(this.name).then(
+        () => this.settle(),
+        (error: unknown) => {
+          this.logger.error({ msg: 'subscription failed', channel: this.name, error: String(error) });
+          this.settle();
+        },
+      );
     });
   }
 }

@@ -7,92 +7,64 @@
  * accounts) and answers the profile's ranks from there in microseconds. Redis stays the engine: the worker writes
  * it, leaderboard pages read it, and it is what a replica falls back to whenever it is not complete.
  *
- * How a replica stays equal to the engine's sets:
- *
- * 1. It subscribes to `RankKeys.placed` first, then reads every refreshed account from PostgreSQL (keyset batches),
- *    builds, applies what it heard meanwhile, and only then serves. A placement heard during the read carries the
- *    row as committed, so applying it again is harmless, and none published after the read began is missed.
- * 2. RankEngine.place publishes the rows it placed right after writing the sets, before the update is announced
- *    complete: a client that reacts to the completion reads the new ranks here as it would in Redis.
- * 3. A rebuild of the engine (rows written behind its back: a seed, a restore) publishes `reload`: the replica stops
- *    serving and reads everything again.
- * 4. Messages sent while the subscriber connection is down are lost, so a closed connection stops the replica
- *    until it is subscribed again and has read everything again. A failed read is retried; meanwhile, and whenever
- *    RANK_REPLICA is off or the process serves no HTTP (the worker, the CLI), ranks are read from Redis.
+ * A projection of the change feed (src/change-feed): loaded from every refreshed account's row; each entry that moves
+ * an account (an update run, a location set) has its row read again and placed; `ranks-rebuilt` reloads it. The
+ * worker nudges right after the run's commit, before the run is announced complete, and until this process has read
+ * the entry the account's ranks come from Redis (`pending`), placed by then: a client reacting to the completion
+ * reads the new ranks either way. Not live, RANK_REPLICA off, or no HTTP served (worker, CLI): Redis answers.
  */
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { JsonLogger } from '../../common/logging/json-logger';
-import { REDIS } from '../../common/redis/redis.module';
-import { WatchedSubscription } from '../../common/redis/watched-subscription';
+import { FeedEntry, accountsOf } from '../../change-feed/change-entry';
+import { ChangeFeedFollower, Projection } from '../../change-feed/change-feed-follower';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { ColumnRanks } from '../column-ranks';
-import { RankKeys } from '../rank-keys';
-import { placedAccountOf, readRankRows } from '../rank-rows';
+import { RANK_ROWS_SQL, RankRow, placedAccountOf, readRankRows } from '../rank-rows';
 import { RANKED_COLUMNS } from '../rank-scopes';
-import { PlacedAccount, RankReplica, ReplicaBoard } from './rank-replica';
-import { RankReplicaMessage } from './rank-replica-message';
+import { RankReplica, ReplicaBoard } from './rank-replica';
 
-/** A failed read (PostgreSQL away) is tried again this much later. */
-const RETRY_LOAD_MS = 10_000;
+/** The entries that move an account on the column boards (a donation moves it on the donations board). */
+const moves = (entry: FeedEntry) =>
+  entry.kind === 'update-run' ||
+  entry.kind === 'rows-changed' ||
+  entry.kind === 'donation' ||
+  (entry.kind === 'settings' && entry.payload?.location === true);
 
 @Injectable()
-export class RankReplicaService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RankReplicaService implements OnApplicationBootstrap, Projection {
+  readonly name = 'rank-replica';
   private readonly logger = new JsonLogger('RankReplica');
-  private readonly channel: string;
-  /** Served only while complete and subscribed. */
+  /** Loaded (and kept in step from then on); served only while live. */
   private replica: RankReplica | null = null;
-  /** Placements heard while a read is under way, applied once it is built. */
-  private heard: PlacedAccount[][] | null = null;
-  /** Bumped by every read started and every stop, so that a read overtaken by either is discarded. */
-  private generation = 0;
-  private subscription: WatchedSubscription | null = null;
-  private retry: NodeJS.Timeout | null = null;
-  private loading: Promise<void> = Promise.resolve();
+  private live = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
-  ) {
-    this.channel = new RankKeys(config).placed;
-  }
+    private readonly feed: ChangeFeedFollower,
+  ) {}
 
   onApplicationBootstrap(): void {
     // Only a process serving HTTP answers profiles; the worker and the CLI share this module but read Redis.
-    if (!this.config.rankReplica || !this.adapterHost.httpAdapter) return;
-    this.subscription = new WatchedSubscription(this.redis, this.channel, 'subscriber rank replica', {
-      message: (raw) => this.onMessage(raw),
-      subscribed: () => this.load(),
-      closed: () => this.stop(),
-      failed: (error) => this.logger.error({ msg: 'could not subscribe to rank placements', error: String(error) }),
-    });
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    const subscription = this.subscription;
-    this.subscription = null;
-    this.stop();
-    await subscription?.close();
-    await this.loading;
+    if (this.config.rankReplica && this.adapterHost.httpAdapter) this.feed.attach(this);
   }
 
   /** Whether ranks are answered here (tests and the bench wait for it). */
   get serving(): boolean {
-    return this.replica !== null;
+    return this.live;
   }
 
   /**
    * The account's ranks on every column (RankReplica.columnRanks): null when it is not on the boards, undefined when
-   * this process has no complete replica (read Redis instead).
+   * this process has no complete replica or has not read the account's latest change yet (read Redis instead).
    */
   columnRanks(accountId: number): ColumnRanks | null | undefined {
-    return this.replica ? this.replica.columnRanks(accountId) : undefined;
+    return this.live && !this.feed.pending(accountId) ? this.replica!.columnRanks(accountId) : undefined;
   }
 
   /**
@@ -101,63 +73,33 @@ export class RankReplicaService implements OnApplicationBootstrap, OnApplication
    * no such board).
    */
   board(column: string, scopeKey: string): ReplicaBoard | undefined {
-    return this.replica?.board(column, scopeKey) ?? undefined;
+    return this.live ? (this.replica!.board(column, scopeKey) ?? undefined) : undefined;
   }
 
-  private stop(): void {
-    this.generation++;
-    this.replica = null;
-    this.heard = null;
-    if (this.retry) clearTimeout(this.retry);
-    this.retry = null;
+  setLive(live: boolean): void {
+    this.live = live;
+    if (!live) this.replica = null;
   }
 
-  /** Reads every refreshed account and serves the result, unless a stop or a newer read overtook it. */
-  private load(): void {
-    this.stop();
-    const generation = this.generation;
-    this.heard = [];
+  /** Reads every refreshed account (keyset batches) into a fresh replica. */
+  async load(): Promise<void> {
     const started = Date.now();
-    this.loading = this.read(generation).then(
-      (replica) => {
-        if (generation !== this.generation || !this.heard) return;
-        for (const placed of this.heard) for (const account of placed) replica.place(account);
-        this.heard = null;
-        this.replica = replica;
-        const megabytes = Math.round(replica.bytes / 2 ** 20);
-        this.logger.log({ msg: 'rank replica loaded', accounts: replica.accounts, megabytes, ms: Date.now() - started });
-      },
-      (error: unknown) => {
-        if (generation !== this.generation || !this.subscription) return;
-        this.logger.warn({ msg: 'rank replica not loaded; ranks are read from Redis meanwhile', error: String(error) });
-        this.heard = null;
-        this.retry = setTimeout(() => this.load(), RETRY_LOAD_MS);
-        this.retry.unref();
-      },
-    );
-  }
-
-  private async read(generation: number): Promise<RankReplica> {
     const replica = new RankReplica(RANKED_COLUMNS);
     await readRankRows(this.dataSource, (rows) => {
-      // Overtaken (a stop, a newer read): give up at the next batch rather than read a million rows for nothing.
-      if (generation !== this.generation) throw new Error('rank replica read overtaken');
       for (const row of rows) replica.add(placedAccountOf(row));
     });
     await replica.fillSets();
-    return replica;
+    this.replica = replica;
+    const megabytes = Math.round(replica.bytes / 2 ** 20);
+    this.logger.log({ msg: 'rank replica loaded', accounts: replica.accounts, megabytes, ms: Date.now() - started });
   }
 
-  private onMessage(raw: string): void {
-    let message: RankReplicaMessage;
-    try {
-      message = JSON.parse(raw) as RankReplicaMessage;
-    } catch {
-      return;
-    }
-    if ('reload' in message) return this.load();
-    if (!Array.isArray(message.placed)) return;
-    if (this.replica) for (const account of message.placed) this.replica.place(account);
-    else this.heard?.push(message.placed);
+  /** Places the accounts the entries moved, from their rows as committed now (one statement per batch read). */
+  async apply(entries: readonly FeedEntry[]): Promise<void | 'reload'> {
+    if (entries.some((entry) => entry.kind === 'ranks-rebuilt')) return 'reload';
+    const accountIds = accountsOf(entries, moves);
+    if (!accountIds.length || !this.replica) return;
+    const rows: RankRow[] = await this.dataSource.query(`${RANK_ROWS_SQL} AND a.account_id = ANY($1)`, [accountIds]);
+    for (const row of rows) this.replica.place(placedAccountOf(row));
   }
 }

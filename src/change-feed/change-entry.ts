@@ -1,0 +1,51 @@
+import { redisKey } from '../common/redis/redis.module';
+import { AppConfig } from '../config/app-config';
+
+/**
+ * What a feed entry says changed. Each projection picks the kinds it depends on; a new one (population statistics)
+ * adds its own reader without touching the writers.
+ */
+export type ChangeKind =
+  | 'update-run' // an update run committed: the account's rows (its card, friends, ranks)
+  | 'donation' // added to the account's `donated` (its card)
+  | 'role' // granted or revoked (its card)
+  | 'account-added' // an account row created (a lookup, the CLI, a first sign-in)
+  | 'settings' // account.updateSettings / updateVanity: `payload` says which of vanity, location, hidden changed
+  | 'ranks-rebuilt' // the rank engine rebuilt its boards from PostgreSQL (rows written behind its back)
+  | 'api-key-revoked' // `payload.keyId`
+  | 'session-revoked' // `payload.sessionId`
+  | 'rows-changed' // the accounts' rows written outside the service's writers (by hand, a repair)
+  | 'pruned'; // the pruner deleted every entry with `xid <= payload.through` (change-feed-pruner.ts)
+
+/** An entry as a writer records it. */
+export interface NewChange {
+  kind: ChangeKind;
+  accountIds?: number[];
+  payload?: Record<string, unknown>;
+}
+
+/** An entry as the follower reads it. `xid` is the recording transaction's id; (xid, id) is its place in the feed. */
+export interface FeedEntry {
+  id: number;
+  xid: number;
+  kind: ChangeKind;
+  accountIds: number[];
+  payload: Record<string, unknown> | null;
+}
+
+/** The account ids of the entries of the given kinds, each once. */
+export function accountsOf(entries: readonly FeedEntry[], kinds: (entry: FeedEntry) => boolean): number[] {
+  const ids = new Set<number>();
+  for (const entry of entries) if (kinds(entry)) for (const id of entry.accountIds) ids.add(id);
+  return [...ids];
+}
+
+/** The pub/sub channel of the nudges (a nudge carries no change, only the accounts to wait for). */
+export function nudgeChannel(config: Pick<AppConfig, 'redisPrefix'>): string {
+  return redisKey(config, 'change-feed');
+}
+
+/** A nudge as published: the accounts named by the entries just committed. */
+export interface Nudge {
+  accountIds: number[];
+}
