@@ -12,6 +12,7 @@ import { V1AccountUploadedImage } from './dto/upload-images.dto';
 import { AccountImageEntity } from './entities/account-image.entity';
 import { contentTypeOfName, KEPT_PER_TYPE } from './image-formats';
 import { ImageProcessor, ImageRejected, ProcessedImage } from './image-processor';
+import { ChangeFeed } from '../change-feed/change-feed';
 import { ImageStore, StoredImage } from './image-store';
 
 /**
@@ -37,6 +38,7 @@ export class AccountImagesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly store: ImageStore,
     private readonly processor: ImageProcessor,
+    private readonly feed: ChangeFeed,
   ) {}
 
   /**
@@ -56,6 +58,7 @@ export class AccountImagesService {
       await this.reclaim(processed.map((image) => image.fileName));
       throw error;
     }
+    await this.feed.nudge([accountId]);
     await this.reclaim(pruned);
     return rows.map(toImage);
   }
@@ -111,7 +114,9 @@ export class AccountImagesService {
       );
       if (on.length)
         await manager.query('UPDATE account_images SET active = true WHERE account_id = $1 AND image_id = ANY($2)', [accountId, on]);
+      await this.showActive(manager, accountId);
     });
+    await this.feed.nudge([accountId]);
   }
 
   /**
@@ -127,8 +132,10 @@ export class AccountImagesService {
         'DELETE FROM account_images WHERE account_id = $1 AND image_id = ANY($2) RETURNING file_name',
         [accountId, imageIds],
       );
+      await this.showActive(manager, accountId);
       return deleted.map((row) => row.file_name);
     });
+    await this.feed.nudge([accountId]);
     await this.reclaim(names);
   }
 
@@ -186,7 +193,26 @@ export class AccountImagesService {
        RETURNING file_name`,
       [accountId, types, KEPT_PER_TYPE],
     );
+    await this.showActive(manager, accountId);
     return pruned.map((row) => row.file_name);
+  }
+
+  /**
+   * The account's active background, mini background, avatar frame and animated avatar, by file name, on its row:
+   * the profile and every card show them (`background`, … of the wire; '' without one), and the card copies read
+   * them again from the feed entry. The platform has no source for these four; the `avatar` stays the platform's
+   * hash (an uploaded avatar is the active `avatar` of `images`).
+   */
+  private async showActive(manager: EntityManager, accountId: number): Promise<void> {
+    const active = (type: string) =>
+      `COALESCE((SELECT i.file_name FROM account_images i WHERE i.account_id = a.account_id AND i.active AND i.image_type = '${type}'), '')`;
+    await manager.query(
+      `UPDATE accounts a SET background = ${active('background')}, mini_background = ${active('mini_background')},
+              avatar_frame = ${active('avatar_frame')}, animated_avatar = ${active('animated_avatar')}
+        WHERE a.account_id = $1`,
+      [accountId],
+    );
+    await this.feed.record(manager, { kind: 'rows-changed', accountIds: [accountId] });
   }
 
   /** Deletes each named file that no row references, under its file lock (see FILE_LOCKS). Never throws. */

@@ -79,9 +79,19 @@ describe('account.listImages, updateImages and deleteImages', () => {
     // The profile reads images in its own statement, with nothing cached between requests: changed at once.
     expect(await profileImages(1)).toEqual(expected);
 
-    // Deactivated, the type has no active image.
+    // The active background is the profile's `background` (its file name); the avatar stays the platform's hash.
+    const profile = async () => (await post('account.getInfo', apiKey, { id: { accountId: 1 } }).expect(200)).body;
+    expect(await profile()).toMatchObject({ background: background.fileName, miniBackground: '', avatarFrame: '' });
+
+    // Deactivated, the type has no active image, and the profile no background.
     await post('account.updateImages', alice, { images: [{ imageId: background.imageId, active: false }] }).expect(200);
     expect((await profileImages(1)).filter((image) => image.active).map((image) => image.imageId)).toEqual([first.imageId]);
+    expect((await profile()).background).toBe('');
+    // Uploaded again, it is active at once; deleted, it is gone from the profile.
+    const again = await upload(alice, 'mini_background', 40);
+    expect((await profile()).miniBackground).toBe(again.fileName);
+    await post('account.deleteImages', alice, { imageIds: [again.imageId] }).expect(200);
+    expect((await profile()).miniBackground).toBe('');
   });
 
   it('should refuse another account’s or an unknown image with 404, and two of one type made active with 422, changing nothing', async () => {

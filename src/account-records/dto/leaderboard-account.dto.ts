@@ -1,5 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ACCOUNT_PRIVACY, AccountPrivacy } from '../account.enums';
+
+/** The cosmetic fields: the file name of the account's active uploaded image of a type (account.updateImages). */
+export const ACTIVE_IMAGE = (type: string) =>
+  `The file name of the account's active \`${type}\` image (served at \`GET /images/<fileName>\`; chosen with \`account.updateImages\`), '' without one.`;
 import { CountryName, Image, LocationName, RoleRecord } from './profile-records.dto';
 
 const int = () => ApiProperty({ type: 'integer' });
@@ -9,10 +13,10 @@ export class LeaderboardAccount {
   @ApiProperty({ example: '76561198842603734' }) steamId: string;
   @ApiProperty() name: string;
   @ApiProperty({ description: 'Avatar hash.' }) avatar: string;
-  @ApiProperty() animatedAvatar: string;
-  @ApiProperty() avatarFrame: string;
-  @ApiProperty() background: string;
-  @ApiProperty() miniBackground: string;
+  @ApiProperty({ description: ACTIVE_IMAGE('animated_avatar') }) animatedAvatar: string;
+  @ApiProperty({ description: ACTIVE_IMAGE('avatar_frame') }) avatarFrame: string;
+  @ApiProperty({ description: ACTIVE_IMAGE('background') }) background: string;
+  @ApiProperty({ description: ACTIVE_IMAGE('mini_background') }) miniBackground: string;
   @ApiProperty({ enum: ACCOUNT_PRIVACY }) privacy: AccountPrivacy;
   @int() apps: number;
   @int() badges: number;

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ACCOUNT_PRIVACY, AccountPrivacy, LAST_QUEUE_STATUS, LastQueueStatus } from '../../account-records/account.enums';
 import { RANK_BOARDS } from '../../ranks/account-boards';
+import { ACTIVE_IMAGE } from '../../account-records/dto/leaderboard-account.dto';
 import { Connection, CountryName, Image, LocationName, RoleRecord } from '../../account-records/dto/profile-records.dto';
 
 const RANKS_CSV = 'CSV global,regional,country,state,city; 0 where the account is unranked there (a zero value, or no such location).';
@@ -38,10 +39,10 @@ export class V1AccountGetInfoResponseBody {
   @ApiProperty({ example: '76561198842603734', description: 'The 64-bit id as a decimal string.' }) steamId: string;
   @ApiProperty() name: string;
   @ApiProperty({ description: 'Avatar hash.' }) avatar: string;
-  @ApiProperty() animatedAvatar: string;
-  @ApiProperty() avatarFrame: string;
-  @ApiProperty() background: string;
-  @ApiProperty() miniBackground: string;
+  @ApiProperty({ description: ACTIVE_IMAGE('animated_avatar') }) animatedAvatar: string;
+  @ApiProperty({ description: ACTIVE_IMAGE('avatar_frame') }) avatarFrame: string;
+  @ApiProperty({ description: ACTIVE_IMAGE('background') }) background: string;
+  @ApiProperty({ description: ACTIVE_IMAGE('mini_background') }) miniBackground: string;
   @ApiProperty() theme: string;
   @ApiProperty({ enum: ACCOUNT_PRIVACY }) privacy: AccountPrivacy;
   @ApiProperty({ enum: ACCOUNT_PRIVACY }) appPrivacy: AccountPrivacy;
