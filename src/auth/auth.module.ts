@@ -15,6 +15,7 @@ import { ActionThrottle } from './throttle/action-throttle.service';
 import { CredentialRevocations } from './revocations/credential-revocations.service';
 import { CredentialStreams } from './revocations/credential-streams';
 import { ApiKeyAuthGuard, SessionAuthGuard } from './guards/strategy.guards';
+import { BearerLargeBodyCredentials } from './large-body-credentials';
 
 /**
  * Credentials: API keys and user sessions, their hashing, analytics and lookup, their passport strategies and
@@ -35,8 +36,10 @@ import { ApiKeyAuthGuard, SessionAuthGuard } from './guards/strategy.guards';
     CredentialStreams,
     ApiKeyAuthGuard,
     SessionAuthGuard,
+    BearerLargeBodyCredentials,
   ],
   exports: [
+    BearerLargeBodyCredentials,
     ApiKeyService,
     ApiKeyUsageService,
     SessionService,
