@@ -16,6 +16,7 @@ import { CredentialRevocations } from './revocations/credential-revocations.serv
 import { CredentialStreams } from './revocations/credential-streams';
 import { ApiKeyAuthGuard, SessionAuthGuard } from './guards/strategy.guards';
 import { BearerLargeBodyCredentials } from './large-body-credentials';
+import { StreamSlots } from './stream-limits/stream-slots';
 
 /**
  * Credentials: API keys and user sessions, their hashing, analytics and lookup, their passport strategies and
@@ -37,9 +38,11 @@ import { BearerLargeBodyCredentials } from './large-body-credentials';
     ApiKeyAuthGuard,
     SessionAuthGuard,
     BearerLargeBodyCredentials,
+    StreamSlots,
   ],
   exports: [
     BearerLargeBodyCredentials,
+    StreamSlots,
     ApiKeyService,
     ApiKeyUsageService,
     SessionService,

@@ -85,6 +85,8 @@ export interface AppConfig {
   cardReplica: boolean;
   /** Interval of the heartbeat event on every event stream. */
   streamHeartbeatMs: number;
+  /** Open event streams per account, per client address (anonymous ones) and per API process (src/auth/stream-limits). */
+  streams: { perAccount: number; perAddress: number; maxOpen: number };
   /** The monthly donation goal shown by donate.getGoal, in cents. */
   donationGoalCents: number;
   platform: {
@@ -336,6 +338,11 @@ export function loadConfig(env: Env): AppConfig {
     populatedBoardMinAccounts: int(env, 'POPULATED_BOARD_MIN_ACCOUNTS', 100, 1, 100_000_000),
     cardReplica: flag(env, 'CARD_REPLICA', true),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
+    streams: {
+      perAccount: int(env, 'STREAMS_PER_ACCOUNT', 20, 1, 100_000),
+      perAddress: int(env, 'STREAMS_PER_ADDRESS', 8, 1, 100_000),
+      maxOpen: int(env, 'STREAMS_MAX_OPEN', 5000, 1, 1_000_000),
+    },
     donationGoalCents: int(env, 'DONATION_GOAL_CENTS', 50_000, 0, 1_000_000_000),
     platform: {
       mode,
