@@ -76,6 +76,8 @@ export class JsonBodyMiddleware implements NestMiddleware {
   private readonly fullParse: RequestHandler;
   /** The operations allowed larger bodies, by lower-cased path (express matches paths case-insensitively). */
   private readonly generous: Map<string, BodyParser>;
+  /** Their body limits, by the same key. */
+  private readonly limits: Map<string, number>;
   private readonly pace: BodyPace;
 
   constructor(
@@ -87,6 +89,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
     this.limit = config.bodyLimitBytes;
     this.pace = { deadlineMs: config.largeBodies.deadlineMs, minBytesPerSecond: config.largeBodies.minBytesPerSecond };
     this.fullParse = json({ limit: this.limit, strict: false, inflate: false, type: JSON_TYPES, verify: refuseOversizedStructure });
+    this.limits = new Map(routes.map((route) => [route.path.toLowerCase(), Math.max(config.bodyLimitBytes, route.limitBytes)]));
     this.generous = new Map(
       routes.map((route) => [
         route.path.toLowerCase(),
@@ -290,6 +293,9 @@ export class JsonBodyMiddleware implements NestMiddleware {
     };
     const parser = this.parserFor(request);
     if (!hasBody(request) || !LargeBodyGate.isLarge(request)) return parser(request, response, parsed());
+    // A declared length over the route's limit is a 413 from the headers alone (receive): no slot, no credential asked.
+    if (parser !== discardBody && Number(request.header('content-length')) > this.limitOf(request))
+      return parser(request, response, parsed());
     this.gate.enter(request, response, (slot) => parser(request, response, parsed(slot), slot), next);
   }
 
@@ -298,14 +304,22 @@ export class JsonBodyMiddleware implements NestMiddleware {
    * that is not an API key (the operation takes user sessions only); any other request's body is discarded unread
    * as it arrives, and the guard answers 401, so no caller can make the server buffer megabytes it will refuse.
    */
+  private limitOf(request: Request): number {
+    return this.limits.get(routePath(request)) ?? this.limit;
+  }
+
   private parserFor(request: Request): BodyParser {
-    // originalUrl: `path` is relative to where Nest mounted the middleware.
-    const path = request.originalUrl.split('?')[0];
-    const generous = this.generous.get(path.toLowerCase().replace(/\/+$/, ''));
+    const generous = this.generous.get(routePath(request));
     if (!generous) return this.parse;
     const token = /^Bearer\s+(\S+)$/i.exec(request.header('authorization') ?? '')?.[1];
     return token && !token.startsWith('sk_') ? generous : discardBody;
   }
+}
+
+/** The request's path as the large-body routes are keyed: lower-cased, without a trailing slash. */
+function routePath(request: Request): string {
+  // originalUrl: `path` is relative to where Nest mounted the middleware.
+  return request.originalUrl.split('?')[0].toLowerCase().replace(/\/+$/, '');
 }
 
 function discardBody(request: Request, _response: Response, next: NextFunction): void {
