@@ -20,7 +20,8 @@ import { HealthController, StoreHealthIndicators } from './health/health.control
 import { JsonBodyMiddleware, LARGE_BODY_ROUTES } from './common/http/json-body.middleware';
 import { JsonBodyPool } from './common/http/json-body-pool';
 import { uploadImagesBodyRoute } from './images/upload-body-route';
-import { LargeBodyGate } from './common/large-bodies/large-body-gate';
+import { LARGE_BODY_CREDENTIALS, LargeBodyGate } from './common/large-bodies/large-body-gate';
+import { BearerLargeBodyCredentials } from './auth/large-body-credentials';
 import { RequestSchemas, WireValidationPipe } from './common/http/validation';
 import { JsonSchemaRegistry } from './openapi/json-schema.registry';
 import { SchemasController } from './openapi/schemas.controller';
@@ -77,6 +78,8 @@ export class ApiModule implements NestModule {
         RequestSchemas,
         JsonBodyPool,
         { provide: LARGE_BODY_ROUTES, useValue: [uploadImagesBodyRoute(config)] },
+        // The gate asks the auth area whether a large body's credential is live before it reads a byte of it.
+        { provide: LARGE_BODY_CREDENTIALS, useExisting: BearerLargeBodyCredentials },
         LargeBodyGate,
         SimulatorHostService,
         StoreHealthIndicators,

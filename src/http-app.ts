@@ -11,6 +11,7 @@ import { createOpenApiDocument } from './openapi/openapi';
 import { AppConfig } from './config/app-config';
 import { linkWireSchemas } from './common/wire/schema-link';
 import { browserAccess } from './common/http/browser-access';
+import { applyServerTimeouts } from './common/http/server-timeouts';
 
 /**
  * Builds the HTTP application exactly as production runs it; main.ts listens on it and the e2e tests drive
@@ -26,6 +27,7 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
     abortOnError: false,
   });
   app.disable('x-powered-by');
+  applyServerTimeouts(app.getHttpServer(), config.httpServer);
   // Security headers on every answer and CORS for the web app's origins, before any route (browser-access.ts).
   app.use(browserAccess(config.cors.origins));
   // No ETag computed per answer. Every wire operation is a POST, which Express never answers with 304 (only a GET or

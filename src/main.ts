@@ -6,6 +6,7 @@ import { configureLogging } from './common/logging/pino';
 import { processConfig } from './config/config.module';
 import { prepareDatabase } from './database/prepare-database';
 import { isApiClusterWorker, runApiPrimary } from './cluster/api-cluster';
+import { ChangeFeedFollower } from './change-feed/change-feed-follower';
 
 /**
  * The HTTP API process: migrates, then serves the API, Swagger UI and (without a platform key) the simulator; with
@@ -29,8 +30,16 @@ async function main(): Promise<void> {
   const { createHttpApp } = await import('./http-app');
   const app = await createHttpApp(config);
   stopOnSignals(() => app.close(), config.shutdownTimeoutMs);
+  const started = Date.now();
+  // Attaches the change feed's projections (the friend graph, the replicas), whose loads begin now.
+  await app.init();
+  const feed = app.get(ChangeFeedFollower);
+  // Ready once they are loaded: until then /health answers 503 naming them (HealthController). A process of a cluster
+  // listens only then, since the primary hands connections to whichever process listens, its health unasked.
+  if (clusterWorker) await feed.whenWarm();
   await app.listen(config.port, '0.0.0.0');
   logger.log({ msg: 'api listening', port: config.port, docs: `${config.publicBaseUrl}/docs`, platform: config.platform.mode });
+  void feed.whenWarm().then(() => logger.log({ msg: 'api ready: what it serves from is loaded', loadMs: Date.now() - started }));
 }
 
 exitOnBootFailure(main);

@@ -10,18 +10,34 @@ import { configureLogging } from './common/logging/pino';
 /**
  * `npm start`: runs the API and the worker as two processes, the way they are deployed, under one command.
  * SIGTERM/SIGINT are passed on to both (npm passes them to this process: the start script `exec`s node, so no
- * shell stands between them); if either exits on its own the other is stopped too. A child still running
- * `KILL_AFTER_MS` after the stop began is killed, so the command always ends, and ends with its children.
+ * shell stands between them). A child that dies on its own (a crash, an OOM kill, a SIGKILL) is started again after
+ * a backoff while the other keeps serving: 1 s, doubling per exit up to 30 s, back to 1 s once a child has run for a
+ * minute. The worker's UpdateReconciler requeues what a killed worker left `in_progress` (UPDATE_RECOVERY_INTERVAL_MS).
+ * Only a signal stops everything; a child still running `KILL_AFTER_MS` after the stop began is killed, so the
+ * command always ends, and ends with its children.
  */
 const KILL_AFTER_MS = 15_000;
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+/** A child that ran this long before it died is restarted after the first backoff again, not the doubled one. */
+const STABLE_AFTER_MS = 60_000;
+const CHILDREN = [
+  ['api', 'main.js'],
+  ['worker', 'worker.js'],
+] as const;
 configureLogging({ process: 'start' });
 const logger = new JsonLogger('start');
 const children = new Map<string, ChildProcess>();
+const backoff = new Map<string, number>();
+const restarts = new Set<NodeJS.Timeout>();
 let stopping = false;
 
 function stopAll(signal: NodeJS.Signals): void {
   if (stopping) return;
   stopping = true;
+  for (const timer of restarts) clearTimeout(timer);
+  restarts.clear();
+  if (children.size === 0) process.exit();
   for (const child of children.values()) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   setTimeout(() => {
     for (const [name, child] of children) {
@@ -31,26 +47,32 @@ function stopAll(signal: NodeJS.Signals): void {
   }, KILL_AFTER_MS).unref();
 }
 
-function startChildren(): void {
-  for (const [name, file] of [
-    ['api', 'main.js'],
-    ['worker', 'worker.js'],
-  ] as const) {
-    // Both with malloc's huge pages (huge-pages.ts): glibc reads the setting only as a process starts.
-    const child = fork(join(__dirname, file), process.argv.slice(2), { stdio: 'inherit', env: withHugePageMalloc(process.env) });
-    children.set(name, child);
-    child.on('exit', (code, signal) => {
-      children.delete(name);
-      if (!stopping) {
-        logger.error({ msg: 'child exited; stopping the others', child: name, code, signal });
-        process.exitCode = code || 1;
-        stopAll('SIGTERM');
-      } else if (code) {
-        process.exitCode = code;
-      }
+function startChild(name: string, file: string): void {
+  // Both with malloc's huge pages (huge-pages.ts): glibc reads the setting only as a process starts.
+  const child = fork(join(__dirname, file), process.argv.slice(2), { stdio: 'inherit', env: withHugePageMalloc(process.env) });
+  const startedAt = Date.now();
+  children.set(name, child);
+  child.on('exit', (code, signal) => {
+    children.delete(name);
+    if (stopping) {
+      if (code) process.exitCode = code;
       if (children.size === 0) process.exit();
-    });
-  }
+      return;
+    }
+    const ranMs = Date.now() - startedAt;
+    const delayMs = ranMs >= STABLE_AFTER_MS ? FIRST_BACKOFF_MS : (backoff.get(name) ?? FIRST_BACKOFF_MS);
+    backoff.set(name, Math.min(delayMs * 2, MAX_BACKOFF_MS));
+    logger.error({ msg: 'child exited; restarting it', child: name, code, signal, ranMs, restartInMs: delayMs });
+    const timer = setTimeout(() => {
+      restarts.delete(timer);
+      if (!stopping) startChild(name, file);
+    }, delayMs);
+    restarts.add(timer);
+  });
+}
+
+function startChildren(): void {
+  for (const [name, file] of CHILDREN) startChild(name, file);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
     process.on(signal, () => stopAll(signal === 'SIGHUP' ? 'SIGTERM' : signal));
 }

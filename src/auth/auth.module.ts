@@ -15,6 +15,8 @@ import { ActionThrottle } from './throttle/action-throttle.service';
 import { CredentialRevocations } from './revocations/credential-revocations.service';
 import { CredentialStreams } from './revocations/credential-streams';
 import { ApiKeyAuthGuard, SessionAuthGuard } from './guards/strategy.guards';
+import { BearerLargeBodyCredentials } from './large-body-credentials';
+import { StreamSlots } from './stream-limits/stream-slots';
 
 /**
  * Credentials: API keys and user sessions, their hashing, analytics and lookup, their passport strategies and
@@ -35,8 +37,12 @@ import { ApiKeyAuthGuard, SessionAuthGuard } from './guards/strategy.guards';
     CredentialStreams,
     ApiKeyAuthGuard,
     SessionAuthGuard,
+    BearerLargeBodyCredentials,
+    StreamSlots,
   ],
   exports: [
+    BearerLargeBodyCredentials,
+    StreamSlots,
     ApiKeyService,
     ApiKeyUsageService,
     SessionService,

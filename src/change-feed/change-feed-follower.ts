@@ -48,9 +48,14 @@ export interface Projection {
 }
 
 /** `buffer`: the entries read while it loads (null: not loading); `again`: reload once the load under way ends. */
+/** How often whenWarm looks again: loads take milliseconds to seconds. */
+const WARM_POLL_MS = 50;
+
 interface Attached {
   projection: Projection;
   live: boolean;
+  /** Live at least once: loaded since the process started. */
+  everLive: boolean;
   buffer: FeedEntry[] | null;
   loading: Promise<void> | null;
   again: boolean;
@@ -93,7 +98,7 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
 
   /** Loads the projection and keeps it in step from then on; starts following with the first one. */
   attach(projection: Projection): void {
-    const attached: Attached = { projection, live: false, buffer: null, loading: null, again: false, loads: 0 };
+    const attached: Attached = { projection, live: false, everLive: false, buffer: null, loading: null, again: false, loads: 0 };
     this.attached.set(projection.name, attached);
     this.start();
     this.reload(attached);
@@ -144,6 +149,19 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
   /** Whether a poll begun within the last `ms` applied every entry it could see (every change committed before it). */
   syncedWithin(ms: number): boolean {
     return this.running && Date.now() - this.syncedAt <= ms;
+  }
+
+  /**
+   * The projections attached that have not yet been live once: what the process is still loading before it serves
+   * from memory (/health answers 503 naming them). A later reload is not counted: reads fall back to the stores then.
+   */
+  warming(): string[] {
+    return [...this.attached.values()].filter((attached) => !attached.everLive).map((attached) => attached.projection.name);
+  }
+
+  /** Resolves once every projection attached so far has been live once (at once when none is warming). */
+  async whenWarm(): Promise<void> {
+    while (this.warming().length) await new Promise((resolve) => setTimeout(resolve, WARM_POLL_MS));
   }
 
   /** A projection's state, for tests and logs. */
@@ -253,7 +271,7 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
       }
     } while (attached.again && this.running);
     attached.buffer = null;
-    attached.live = true;
+    attached.live = attached.everLive = true;
     projection.setLive(true);
   }
 }

@@ -18,8 +18,14 @@ export interface AppConfig {
   redisPrefix: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   bodyLimitBytes: number;
-  /** Bodies over LARGE_BODY_BYTES are read and parsed this many at a time, the others waiting up to `queue` deep (see LargeBodyGate). */
-  largeBodies: { concurrency: number; queue: number };
+  /**
+   * Bodies over LARGE_BODY_BYTES are read and parsed this many at a time, the others waiting up to `queue` deep and
+   * `queuePerAddress` per client address; a body being read must come at `minBytesPerSecond` and be in within
+   * `deadlineMs` (see LargeBodyGate).
+   */
+  largeBodies: { concurrency: number; queue: number; queuePerAddress: number; deadlineMs: number; minBytesPerSecond: number };
+  /** Node's HTTP server timeouts, set on purpose (see src/common/http/server-timeouts.ts). */
+  httpServer: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   sessionTtlHours: number;
   refreshTtlDays: number;
   /** A session's absolute lifetime from its sign-in: refreshing never takes it (or its tokens) past this. */
@@ -79,6 +85,8 @@ export interface AppConfig {
   cardReplica: boolean;
   /** Interval of the heartbeat event on every event stream. */
   streamHeartbeatMs: number;
+  /** Open event streams per account, per client address (anonymous ones) and per API process (src/auth/stream-limits). */
+  streams: { perAccount: number; perAddress: number; maxOpen: number };
   /** The monthly donation goal shown by donate.getGoal, in cents. */
   donationGoalCents: number;
   platform: {
@@ -167,6 +175,8 @@ export interface AppConfig {
     disableAfterMs: number;
     /** Deliveries sent at once per worker. */
     concurrency: number;
+    /** Settled delivery rows (the log account.listWebhookDeliveries shows) are deleted this many days after creation. */
+    deliveryRetentionDays: number;
   };
   /** Linked accounts (src/connections): OAuth providers and domain checks (connections-config.ts). */
   connections: ConnectionsConfig;
@@ -233,6 +243,24 @@ function origins(env: Env, name: string, fallback: string[]): string[] {
   return [...new Set(list.map((entry) => new URL(entry).origin))];
 }
 
+/**
+ * Headers within 20 s (slow-header senders hold a socket no longer; Node's default is 60 s); a whole request within
+ * 150 s, above LARGE_BODY_DEADLINE_MS so the gate's 408 comes first; idle keep-alive sockets kept 65 s, longer than
+ * a load balancer's idle timeout (60 s on the common ones), so the balancer closes them first and never sends a request
+ * on a socket this server is closing.
+ */
+function httpServerTimeouts(env: Env): AppConfig['httpServer'] {
+  const timeouts = {
+    headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 20_000, 1000, 600_000),
+    requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 150_000, 1000, 3_600_000),
+    keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 600_000),
+  };
+  // Node refuses a headers timeout longer than the request timeout.
+  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs)
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not be above HTTP_REQUEST_TIMEOUT_MS');
+  return timeouts;
+}
+
 /** Removes credentials from a URL before it is shown in an error or a log line. */
 export function redactUrl(raw: string): string {
   return raw.replace(/\/\/([^/@]*)@/, '//***@').replace(/([?&]key=)[^&]*/g, '$1***');
@@ -274,7 +302,11 @@ export function loadConfig(env: Env): AppConfig {
     largeBodies: {
       concurrency: int(env, 'LARGE_BODY_CONCURRENCY', 1, 1, 64),
       queue: int(env, 'LARGE_BODY_QUEUE', 64, 0, 10_000),
+      queuePerAddress: int(env, 'LARGE_BODY_QUEUE_PER_ADDRESS', 4, 0, 10_000),
+      deadlineMs: int(env, 'LARGE_BODY_DEADLINE_MS', 120_000, 1000, 3_600_000),
+      minBytesPerSecond: int(env, 'LARGE_BODY_MIN_BYTES_PER_SECOND', 16 * 1024, 0, 1024 * 1024 * 1024),
     },
+    httpServer: httpServerTimeouts(env),
     sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 24, 1, 24 * 365),
     refreshTtlDays: int(env, 'REFRESH_TTL_DAYS', 30, 1, 365),
     sessionAbsoluteDays: int(env, 'SESSION_ABSOLUTE_DAYS', 90, 1, 3650),
@@ -306,6 +338,11 @@ export function loadConfig(env: Env): AppConfig {
     populatedBoardMinAccounts: int(env, 'POPULATED_BOARD_MIN_ACCOUNTS', 100, 1, 100_000_000),
     cardReplica: flag(env, 'CARD_REPLICA', true),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
+    streams: {
+      perAccount: int(env, 'STREAMS_PER_ACCOUNT', 20, 1, 100_000),
+      perAddress: int(env, 'STREAMS_PER_ADDRESS', 8, 1, 100_000),
+      maxOpen: int(env, 'STREAMS_MAX_OPEN', 5000, 1, 1_000_000),
+    },
     donationGoalCents: int(env, 'DONATION_GOAL_CENTS', 50_000, 0, 1_000_000_000),
     platform: {
       mode,
@@ -368,6 +405,7 @@ export function loadConfig(env: Env): AppConfig {
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER_MS', 86_400_000, 100, 30 * 86_400_000),
       concurrency: int(env, 'WEBHOOK_CONCURRENCY', 8, 1, 64),
+      deliveryRetentionDays: int(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650),
     },
     connections: connectionsConfig({
       oauthProviders: env.OAUTH_PROVIDERS,

@@ -1,6 +1,7 @@
 import { request as httpRequest, RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { guardedLookup, hostAllowed, urlProblem } from '../common/net/public-address';
+import { guardedLookup, hostAllowed, REFUSED_DESTINATION, urlProblem } from '../common/net/public-address';
+import { JsonLogger } from '../common/logging/json-logger';
 import { signDelivery, WEBHOOK_HEADERS } from './webhook-signature';
 
 /** What one attempt came to: the answer's status when there was one, an error text when it failed. */
@@ -11,6 +12,7 @@ export interface AttemptOutcome {
 }
 
 const ERROR_MAX_LENGTH = 300;
+const logger = new JsonLogger('WebhookSender');
 
 /**
  * One signed POST of a delivery's body. Redirects are not followed (a 3xx is a failure: following one would let
@@ -63,13 +65,18 @@ export function sendDelivery(
       req.destroy();
       finish({ ok: false, status: null, error: `timed out after ${options.timeoutMs} ms` });
     }, options.timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) =>
+    req.on('error', (error: NodeJS.ErrnoException & { detail?: unknown }) => {
+      if (error.code === 'EWEBHOOKADDRESS') {
+        // The owner sees that the destination was refused; what its name resolved to is the operator's to read.
+        logger.warn({ msg: 'webhook destination refused', eventId: target.eventId, ...(error.detail as object) });
+        return finish({ ok: false, status: null, error: `refused: ${REFUSED_DESTINATION}` });
+      }
       finish({
         ok: false,
         status: null,
         error: (error.code ? `${error.code}: ${error.message}` : error.message).slice(0, ERROR_MAX_LENGTH),
-      }),
-    );
+      });
+    });
     req.end(target.body);
   });
 }

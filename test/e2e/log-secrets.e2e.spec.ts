@@ -1,4 +1,6 @@
 import { JsonLogger } from '../../src/common/logging/json-logger';
+import { ISSUED_SECRET_PREFIXES } from '../../src/common/logging/pino';
+import { newSigningSecret } from '../../src/webhooks/webhook-signature';
 import { requestContext } from '../../src/common/logging/request-context';
 import { captureLogs } from '../support/logs';
 import { startTestApp, TestContext } from '../support/test-app';
@@ -86,5 +88,33 @@ describe('logs', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(lines.some((line) => line.includes('"msg":"request"'))).toBe(true);
     expect(lines.join('')).not.toContain(key.slice(16));
+  });
+
+  it('should mask every secret the service issues wherever a line carries it, not only in a Bearer header', async () => {
+    const key = await ctx.apiKey(12);
+    const { sessionToken, refreshToken } = await ctx.session(12);
+    const ticket = (
+      await ctx
+        .http()
+        .post('/v1/auth.createStreamTicket')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ stream: 'stats.subscribe' })
+        .expect(200)
+    ).body.ticket as string;
+    const issued = { sk: key, auth: sessionToken, rt: refreshToken, stk: ticket, whsec: newSigningSecret() };
+    // Every prefix the patterns know is one the service issues, and every issued one is known.
+    expect(Object.keys(issued).filter((prefix) => prefix !== 'sk')).toEqual([...ISSUED_SECRET_PREFIXES]);
+    lines.length = 0;
+    const logger = new JsonLogger('Test');
+    for (const [prefix, secret] of Object.entries(issued)) {
+      expect(secret.startsWith(`${prefix}_`)).toBe(true);
+      logger.warn({ msg: `a message quoting ${secret}`, field: secret, url: `/v1/stats.subscribe?ticket=${secret}&x=1` });
+      logger.error({ msg: 'failure', error: new Error(`refused "${secret}"`).message, nested: { value: `x:${secret}` } });
+    }
+    const all = lines.join('');
+    expect(lines.length).toBe(2 * Object.keys(issued).length);
+    for (const secret of Object.values(issued)) expect(all).not.toContain(secret.slice(-24));
+    expect(all).toContain('whsec_***');
+    expect(all).toContain('stk_***');
   });
 });

@@ -4,6 +4,7 @@ import { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { ActivityRecorder } from '../../src/activity/activity-recorder';
 import { MaintenanceService } from '../../src/site/maintenance.service';
+import { WebhookDeliveryPruner } from '../../src/webhooks/webhook-delivery-pruner';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 import { REDIS_URL } from '../support/test-app';
 
@@ -271,6 +272,11 @@ describe('signed webhooks', () => {
       'https://192.168.1.10/hook',
       'https://[fd00::1]/hook',
       'https://[::ffff:10.0.0.1]/hook',
+      // IPv4-compatible and IPv4-translated forms of loopback: not global unicast.
+      'https://[::127.0.0.1]/hook',
+      'https://[::7f00:1]/hook',
+      'https://[::ffff:0:7f00:1]/hook',
+      'https://[64:ff9b::a00:1]/hook',
       'ftp://example.com/hook',
       'https://user:secret@example.com/hook',
     ]) {
@@ -291,5 +297,41 @@ describe('signed webhooks', () => {
       await call('account.createWebhook', owner, { keyId, url: `https://example.com/${i}`, events: ['maintenance.changed'] }).expect(200);
     const over = await call('account.createWebhook', owner, { keyId, url: 'https://example.com/6', events: ['maintenance.changed'] });
     expect(over.status).toBe(409);
+  });
+
+  it('should prune settled delivery rows past WEBHOOK_DELIVERY_RETENTION_DAYS, keeping recent ones and pending ones', async () => {
+    // A developer app of its own: the first one holds WEBHOOK_MAX_PER_APP endpoints by now.
+    const prunedKeyId = `key_${(await ctx.apiKey(1)).split('_')[1]}`;
+    const created = await call('account.createWebhook', owner, {
+      keyId: prunedKeyId,
+      url: receiver.script('/pruned', [204]),
+      events: ['maintenance.changed'],
+    });
+    expect(created.status).toBe(200);
+    const webhookId = created.body.webhook.webhookId as string;
+    const days = ctx.config.webhooks.deliveryRetentionDays;
+    // 2,500 settled rows past the retention (three batches), one pending row as old, and two recent settled rows.
+    await ctx.dataSource.query(
+      `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, body, status, created_at)
+       SELECT $1, 'evt_old_' || n, 'maintenance.changed', '{}', CASE WHEN n = 7 THEN 'pending' ELSE 'succeeded' END,
+              now() - ($2 + 1) * interval '1 day'
+         FROM generate_series(1, 2500) n`,
+      [webhookId, days],
+    );
+    await ctx.dataSource.query(
+      `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, body, status, created_at)
+       VALUES ($1, 'evt_new_1', 'maintenance.changed', '{}', 'failed', now() - ($2 - 1) * interval '1 day'),
+              ($1, 'evt_new_2', 'maintenance.changed', '{}', 'succeeded', now())`,
+      [webhookId, days],
+    );
+    const pruner = ctx.worker!.get(WebhookDeliveryPruner);
+    expect(await pruner.prune()).toBe(2499);
+    const left = await ctx.dataSource.query(`SELECT event_id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY delivery_id`, [
+      webhookId,
+    ]);
+    expect(left.map((row: { event_id: string }) => row.event_id)).toEqual(['evt_old_7', 'evt_new_1', 'evt_new_2']);
+    expect(await pruner.prune()).toBe(0);
+    const listed = await call('account.listWebhookDeliveries', owner, { webhookId }).expect(200);
+    expect(JSON.stringify(listed.body)).not.toContain('evt_old_1"');
   });
 });

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { SessionService } from '../../src/auth/session.service';
+import { ChangeFeedFollower } from '../../src/change-feed/change-feed-follower';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { dropDatabase } from '../../src/database/ensure-database';
 import { createHttpApp } from '../../src/http-app';
@@ -40,6 +41,9 @@ export function testConfig(name: string, extra: Record<string, string> = {}): Ap
     SESSION_RATE_LIMIT_PER_MINUTE: '1000000',
     ANONYMOUS_RATE_LIMIT_PER_MINUTE: '1000000',
     FAILED_CREDENTIAL_LIMIT_PER_MINUTE: '1000000',
+    // Likewise for open event streams; the stream-limits spec sets its own small caps.
+    STREAMS_PER_ACCOUNT: '100000',
+    STREAMS_PER_ADDRESS: '100000',
     // Tests read right after writing; test/e2e/shared-answers.e2e.spec.ts runs with shared answers on.
     SHARED_ANSWER_TTL_MS: '0',
     ...extra,
@@ -57,6 +61,8 @@ export async function startTestApp(prefix: string, env: Record<string, string> =
   const config = testConfig(name, env);
   const app = await createHttpApp(config);
   await app.init();
+  // As a load balancer would: requests only once /health would say ready (the projections loaded).
+  await app.get(ChangeFeedFollower).whenWarm();
   const dataSource = app.get(DataSource);
   return {
     app,

@@ -48,10 +48,10 @@ export class RangeFilter {
   @ApiProperty({ enum: RANGE_FILTER_TYPES })
   type: (typeof RANGE_FILTER_TYPES)[number];
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Inclusive.' })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, description: 'Inclusive.' })
   min?: number;
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Inclusive.' })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, description: 'Inclusive.' })
   max?: number;
 }
 

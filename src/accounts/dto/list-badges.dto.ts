@@ -1,7 +1,7 @@
 import { RawJson } from '../../common/wire/raw-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { INT64_SAFE_MAX } from '../../common/wire/bounds';
+import { INT32_MAX } from '../../common/wire/bounds';
 import { V1AppBadge } from '../../apps/dto/app-badges.dto';
 import { AccountPageRequest } from '../../account-records/dto/account-search.dto';
 import { AppIdList } from '../../common/wire/app-id-list.decorator';
@@ -12,8 +12,12 @@ export const LEGACY_BADGE_FILTERS = ['foil', 'sale', 'event'] as const;
 /** Badges per page of `account.listBadges`. */
 export const BADGES_PAGE_SIZE = 50;
 
+/**
+ * int32: what a range filters fits one (a badge's level and an app's playtime in minutes are int32 columns; scarcity
+ * counts tracked accounts, far below 2^31), so a bound past it can only be a mistake or a probe: 422, not a query.
+ */
 const bound = () =>
-  ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: -INT64_SAFE_MAX, maximum: INT64_SAFE_MAX, description: 'Inclusive.' });
+  ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: -INT32_MAX - 1, maximum: INT32_MAX, description: 'Inclusive.' });
 
 export class Range {
   @bound() min?: number;

@@ -12,6 +12,7 @@ import { RateLimiter, RateSubject } from '../rate-limit/rate-limiter.service';
 import { StreamTicketService } from '../stream-tickets/stream-ticket.service';
 import { CredentialStreams } from '../revocations/credential-streams';
 import { ApiKeyAuthGuard, SessionAuthGuard } from './strategy.guards';
+import { StreamSlots } from '../stream-limits/stream-slots';
 
 function subjectOf(principal: Principal): RateSubject {
   return principal.kind === 'api-key' ? { kind: 'api-key', id: principal.keyId } : { kind: 'session', id: principal.sessionId };
@@ -61,14 +62,18 @@ export class CredentialGuard implements CanActivate {
     private readonly apiKeyGuard: ApiKeyAuthGuard,
     private readonly sessionGuard: SessionAuthGuard,
     private readonly streams: CredentialStreams,
+    private readonly slots: StreamSlots,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const allowed = await this.admit(context);
-    // A stream outlives the check of its credential: it is ended when that credential is revoked (CredentialStreams).
     const request = context.switchToHttp().getRequest<Request & { user?: Principal }>();
-    if (allowed && request.user && this.reflector.get<StreamOperation | undefined>(WIRE_STREAM, context.getHandler())) {
-      if (!this.streams.watch(request.user, context.switchToHttp().getResponse<Response>())) {
+    const response = context.switchToHttp().getResponse<Response>();
+    if (allowed && this.reflector.get<StreamOperation | undefined>(WIRE_STREAM, context.getHandler())) {
+      // Open streams are counted per account or address (StreamSlots) until their responses close.
+      this.slots.take(request.user ?? null, clientAddress(request), response);
+      // A stream outlives the check of its credential: it is ended when that credential is revoked (CredentialStreams).
+      if (request.user && !this.streams.watch(request.user, response)) {
         throw unauthorized('The credential of this stream was revoked.');
       }
     }

@@ -2,6 +2,7 @@ import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AsyncResource } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ClippedValue } from '../problem/clip-value';
@@ -15,6 +16,15 @@ import { BodySlot, LargeBodyGate } from '../large-bodies/large-body-gate';
 
 /** What the upload path reads and hands on in one turn of the event loop before it lets other work run. */
 const READ_PER_TURN_BYTES = 256 * 1024;
+/** How often a gated body's pace is checked, and the start it is given before the minimum rate applies. */
+const PACE_CHECK_MS = 250;
+const PACE_GRACE_MS = 1000;
+
+/** How a body holding a LargeBodyGate slot must arrive: all of it within `deadlineMs`, at `minBytesPerSecond` or faster. */
+interface BodyPace {
+  deadlineMs: number;
+  minBytesPerSecond: number;
+}
 
 /** A body parser that may hold a LargeBodyGate slot (whose receive buffer it may use). */
 type BodyParser = (request: Request, response: Response, next: NextFunction, slot?: BodySlot) => void;
@@ -29,6 +39,7 @@ const BODY_PARSER_DETAILS: Record<string, string> = {
   'charset.unsupported': 'The request body uses an unsupported charset.',
   'request.aborted': 'The request body was not received completely.',
   'request.size.invalid': 'The request body does not match its Content-Length.',
+  'request.timeout': 'The request body arrived too slowly; send it at once, or retry.',
 };
 
 /**
@@ -65,6 +76,9 @@ export class JsonBodyMiddleware implements NestMiddleware {
   private readonly fullParse: RequestHandler;
   /** The operations allowed larger bodies, by lower-cased path (express matches paths case-insensitively). */
   private readonly generous: Map<string, BodyParser>;
+  /** Their body limits, by the same key. */
+  private readonly limits: Map<string, number>;
+  private readonly pace: BodyPace;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -73,7 +87,9 @@ export class JsonBodyMiddleware implements NestMiddleware {
     private readonly gate: LargeBodyGate,
   ) {
     this.limit = config.bodyLimitBytes;
+    this.pace = { deadlineMs: config.largeBodies.deadlineMs, minBytesPerSecond: config.largeBodies.minBytesPerSecond };
     this.fullParse = json({ limit: this.limit, strict: false, inflate: false, type: JSON_TYPES, verify: refuseOversizedStructure });
+    this.limits = new Map(routes.map((route) => [route.path.toLowerCase(), Math.max(config.bodyLimitBytes, route.limitBytes)]));
     this.generous = new Map(
       routes.map((route) => [
         route.path.toLowerCase(),
@@ -90,16 +106,23 @@ export class JsonBodyMiddleware implements NestMiddleware {
    * which refuses the encoding and any charset it cannot decode. body-parser's reading of a body of tens of bytes was
    * ~4 % of the API's time under account.getInfo (docs/performance-history.md, "The profile's ranks as text").
    */
-  private readonly parse: BodyParser = (request, response, next) => {
+  private readonly parse: BodyParser = (request, response, next, slot) => {
     // As json() leaves a request: with a `body`, undefined when none was sent.
     if (!Object.hasOwn(request, 'body')) request.body = undefined;
     if (!hasBody(request)) return next();
-    if (request.header('content-length') === undefined || request.header('content-encoding') !== undefined || !namesUtf8(request))
-      return this.fullParse(request, response, next);
+    if (slot && request.header('content-encoding') === undefined && !namesUtf8(request)) {
+      // A gated body is read here, at the gate's pace; JSON between systems is UTF-8 (RFC 8259), as on the upload path.
+      request.resume();
+      return next(Object.assign(new Error('unsupported charset'), { status: 415, type: 'charset.unsupported' }));
+    }
+    // A chunked body holds a gate slot (it counts as large): it is received here, into the slot's buffer, at a pace.
+    const receivable = (request.header('content-length') !== undefined || slot) && request.header('content-encoding') === undefined;
+    if (!receivable || !namesUtf8(request)) return this.fullParse(request, response, next);
     this.receive(
       request,
       this.limit,
-      (size) => Buffer.allocUnsafe(size),
+      (size) => (slot ? Buffer.from(slot.buffer(size), 0, size) : Buffer.allocUnsafe(size)),
+      slot ? this.pace : undefined,
       (error, bytes, length) => {
         if (error) return next(error);
         const body = (bytes as Buffer).subarray(0, length);
@@ -136,7 +159,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
       }
       if (!hasBody(request)) return next();
       const shared = (size: number) => new Uint8Array(slot ? slot.buffer(size) : new SharedArrayBuffer(size), 0, size);
-      this.receive(request, limit, shared, (error, bytes, length) => {
+      this.receive(request, limit, shared, slot ? this.pace : undefined, (error, bytes, length) => {
         if (error) return next(error);
         this.pool.examine(bytes!.buffer as SharedArrayBuffer, length!, schema, base64).then(async (examined) => {
           switch (examined.kind) {
@@ -178,12 +201,14 @@ export class JsonBodyMiddleware implements NestMiddleware {
    * Content-Encoding, 413 over the limit (from Content-Length before reading, or as the bytes arrive), 400 for a body
    * shorter or longer than its Content-Length or cut off. Each socket chunk is copied once, into place; every
    * READ_PER_TURN_BYTES the socket is paused until the next turn, since libuv would otherwise hand over up to 2 MiB per
-   * socket in one turn.
+   * socket in one turn. With a `pace` (a body holding a gate slot) a body that falls behind the minimum rate after
+   * PACE_GRACE_MS, or is not all in by the deadline, is cut off with a 408: the slot is not a stranger's to keep.
    */
   private receive(
     request: Request,
     limit: number,
     allocate: (size: number) => Uint8Array,
+    pace: BodyPace | undefined,
     callback: (error: unknown, bytes?: Uint8Array, length?: number) => void,
   ): void {
     // The stream's events run in the socket's async context: `done` runs in the caller's, as json()'s callback does,
@@ -209,9 +234,11 @@ export class JsonBodyMiddleware implements NestMiddleware {
     let received = 0;
     let thisTurn = 0;
     let settled = false;
+    let watch: NodeJS.Timeout | undefined;
     const settle = (error: unknown) => {
       if (settled) return;
       settled = true;
+      clearInterval(watch);
       request.off('data', onData);
       if (error) {
         request.resume();
@@ -234,6 +261,14 @@ export class JsonBodyMiddleware implements NestMiddleware {
         setImmediate(() => request.resume());
       }
     };
+    if (pace) {
+      const started = performance.now();
+      watch = setInterval(() => {
+        const elapsed = performance.now() - started;
+        if (elapsed > pace.deadlineMs || received < (pace.minBytesPerSecond * (elapsed - PACE_GRACE_MS)) / 1000)
+          settle(fail(408, 'request.timeout'));
+      }, PACE_CHECK_MS);
+    }
     request.on('data', onData);
     request.once('end', () => settle(declared !== undefined && declared !== received ? fail(400, 'request.size.invalid') : null));
     request.once('aborted', () => settle(fail(400, 'request.aborted')));
@@ -258,6 +293,9 @@ export class JsonBodyMiddleware implements NestMiddleware {
     };
     const parser = this.parserFor(request);
     if (!hasBody(request) || !LargeBodyGate.isLarge(request)) return parser(request, response, parsed());
+    // A declared length over the route's limit is a 413 from the headers alone (receive): no slot, no credential asked.
+    if (parser !== discardBody && Number(request.header('content-length')) > this.limitOf(request))
+      return parser(request, response, parsed());
     this.gate.enter(request, response, (slot) => parser(request, response, parsed(slot), slot), next);
   }
 
@@ -266,14 +304,22 @@ export class JsonBodyMiddleware implements NestMiddleware {
    * that is not an API key (the operation takes user sessions only); any other request's body is discarded unread
    * as it arrives, and the guard answers 401, so no caller can make the server buffer megabytes it will refuse.
    */
+  private limitOf(request: Request): number {
+    return this.limits.get(routePath(request)) ?? this.limit;
+  }
+
   private parserFor(request: Request): BodyParser {
-    // originalUrl: `path` is relative to where Nest mounted the middleware.
-    const path = request.originalUrl.split('?')[0];
-    const generous = this.generous.get(path.toLowerCase().replace(/\/+$/, ''));
+    const generous = this.generous.get(routePath(request));
     if (!generous) return this.parse;
     const token = /^Bearer\s+(\S+)$/i.exec(request.header('authorization') ?? '')?.[1];
     return token && !token.startsWith('sk_') ? generous : discardBody;
   }
+}
+
+/** The request's path as the large-body routes are keyed: lower-cased, without a trailing slash. */
+function routePath(request: Request): string {
+  // originalUrl: `path` is relative to where Nest mounted the middleware.
+  return request.originalUrl.split('?')[0].toLowerCase().replace(/\/+$/, '');
 }
 
 function discardBody(request: Request, _response: Response, next: NextFunction): void {
@@ -325,6 +371,12 @@ function toProblem(error: unknown): unknown {
   const status = parserError.status;
   if (!status || status >= 500) return error;
   const detail = (parserError.type && BODY_PARSER_DETAILS[parserError.type]) ?? 'The request body could not be read.';
-  const headers = parserError.type === 'encoding.unsupported' ? { 'Accept-Encoding': 'identity' } : undefined;
+  // A body cut off for its pace is not drained: its connection closes once the 408 is sent.
+  const headers: Record<string, string> | undefined =
+    parserError.type === 'encoding.unsupported'
+      ? { 'Accept-Encoding': 'identity' }
+      : parserError.type === 'request.timeout'
+        ? { Connection: 'close' }
+        : undefined;
   return new ProblemException(status, detail, { headers });
 }

@@ -13,15 +13,31 @@
  * upload path, examined by the JSON body thread), not while the handler runs. Each slot owns one receive buffer,
  * a SharedArrayBuffer allocated on first use and reused: the upload path copies socket chunks into it and the body
  * thread reads it in place, so receiving a body allocates nothing per chunk and moves nothing between threads.
+ *
+ * Who may take a place at all (issue 60: one stranger sending a byte every two seconds held the only slot for the
+ * 300 s of Node's request timeout, and 65 of them filled the queue): a large body is looked at only when its
+ * Authorization header carries a live API key or user session (`LargeBodyCredentials`, answered by the auth area);
+ * without one it is answered 401 unread and its connection closed, so a credential-less flood never holds a slot or
+ * a place in the queue. An address may have `LARGE_BODY_QUEUE_PER_ADDRESS` bodies waiting; one more is a 429. And a
+ * body that holds a slot must keep coming (JsonBodyMiddleware's pace: LARGE_BODY_MIN_BYTES_PER_SECOND after the
+ * first second, all of it within LARGE_BODY_DEADLINE_MS), or it is cut off with a 408 and the slot moves on.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { serviceUnavailable } from '../problem/problem.exception';
+import { serviceUnavailable, tooManyRequests, unauthorized } from '../problem/problem.exception';
 
 /** Bodies larger than this (by Content-Length; a chunked body counts as large) go through the gate. */
 export const LARGE_BODY_BYTES = 64 * 1024;
+
+/** Whether a request's credential is one the service issued and still honours, and the address it is counted under. */
+export interface LargeBodyCredentials {
+  admits(request: Request): Promise<boolean>;
+  address(request: Request): string;
+}
+
+export const LARGE_BODY_CREDENTIALS = Symbol('LARGE_BODY_CREDENTIALS');
 
 /** A held slot: its receive buffer (grown to `bytes` on demand, kept for the next holder) and its release. */
 export interface BodySlot {
@@ -30,6 +46,7 @@ export interface BodySlot {
 }
 
 interface Waiter {
+  address: string;
   request: Request;
   response: Response;
   grant: (slot: BodySlot) => void;
@@ -41,11 +58,18 @@ export class LargeBodyGate {
   private readonly buffers: (SharedArrayBuffer | null)[];
   private readonly waiting: Waiter[] = [];
   private readonly queueLimit: number;
+  private readonly perAddressLimit: number;
+  /** Bodies waiting, by address. */
+  private readonly waitingBy = new Map<string, number>();
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(LARGE_BODY_CREDENTIALS) private readonly credentials: LargeBodyCredentials,
+  ) {
     this.free = Array.from({ length: config.largeBodies.concurrency }, (_slot, index) => index);
     this.buffers = this.free.map(() => null);
     this.queueLimit = config.largeBodies.queue;
+    this.perAddressLimit = config.largeBodies.queuePerAddress;
   }
 
   /** Whether the request's body must go through the gate. */
@@ -61,19 +85,46 @@ export class LargeBodyGate {
    * request whose client goes away while waiting leaves the queue.
    */
   enter(request: Request, response: Response, run: (slot: BodySlot) => void, refuse: (error: unknown) => void): void {
-    const index = this.free.pop();
-    if (index !== undefined) return run(this.slot(index, response));
-    if (this.waiting.length >= this.queueLimit) {
-      // Draining megabytes only to refuse them is the work this gate exists to avoid: the connection goes instead.
+    // Draining megabytes only to refuse them is the work this gate exists to avoid: a refused body's connection goes.
+    const turnAway = (problem: unknown) => {
       response.setHeader('Connection', 'close');
-      return refuse(serviceUnavailable('The server is receiving too many large request bodies; retry shortly.', 1));
-    }
-    const waiter: Waiter = { request, response, grant: run };
+      refuse(problem);
+    };
+    this.credentials.admits(request).then((admitted) => {
+      if (request.destroyed) return;
+      if (!admitted)
+        return turnAway(
+          unauthorized(
+            `A request body over ${LARGE_BODY_BYTES / 1024} KiB (or sent chunked) is read only with a valid API key or session in the Authorization header.`,
+          ),
+        );
+      const index = this.free.pop();
+      if (index !== undefined) return run(this.slot(index, response));
+      const address = this.credentials.address(request);
+      if ((this.waitingBy.get(address) ?? 0) >= this.perAddressLimit)
+        return turnAway(tooManyRequests('Too many large request bodies from this address are waiting; retry shortly.', 1));
+      if (this.waiting.length >= this.queueLimit)
+        return turnAway(serviceUnavailable('The server is receiving too many large request bodies; retry shortly.', 1));
+      this.wait({ address, request, response, grant: run });
+    }, turnAway);
+  }
+
+  private wait(waiter: Waiter): void {
     this.waiting.push(waiter);
-    request.once('close', () => {
+    this.waitingBy.set(waiter.address, (this.waitingBy.get(waiter.address) ?? 0) + 1);
+    waiter.request.once('close', () => {
       const at = this.waiting.indexOf(waiter);
-      if (at >= 0) this.waiting.splice(at, 1);
+      if (at >= 0) this.leave(at);
     });
+  }
+
+  /** Takes the waiter at `at` out of the queue and its address's count. */
+  private leave(at: number): Waiter {
+    const [waiter] = this.waiting.splice(at, 1);
+    const left = (this.waitingBy.get(waiter.address) ?? 1) - 1;
+    if (left > 0) this.waitingBy.set(waiter.address, left);
+    else this.waitingBy.delete(waiter.address);
+    return waiter;
   }
 
   /** Slots free and bodies waiting, for tests and diagnostics. */
@@ -103,7 +154,7 @@ export class LargeBodyGate {
   }
 
   private handOver(index: number): void {
-    const next = this.waiting.shift();
+    const next = this.waiting.length ? this.leave(0) : undefined;
     if (!next) {
       this.free.push(index);
       return;

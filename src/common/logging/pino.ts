@@ -4,13 +4,19 @@ import { requestContext } from './request-context';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-/** Secrets never reach a log line: bearer tokens, API keys and refresh tokens are masked wherever they appear. */
+/**
+ * Secrets never reach a log line: whatever carries them (a bearer header, a query parameter, an error message, a
+ * field), every secret the service issues is masked by its prefix: API keys `sk_<key id>_` (the key id stays, it is
+ * not secret), session tokens `auth_`, refresh tokens `rt_`, stream tickets `stk_` and webhook signing secrets
+ * `whsec_` (src/auth/secrets.ts, stream-ticket.service.ts, webhook-signature.ts: a new prefix gets a line here).
+ */
+export const ISSUED_SECRET_PREFIXES = ['auth', 'rt', 'stk', 'whsec'] as const;
 const SECRET_PATTERNS: [RegExp, string][] = [
   [/(Bearer\s+)[^\s"',]+/gi, '$1***'],
   [/\b(sk_[0-9a-f]{12}_)[A-Za-z0-9_-]+/g, '$1***'],
-  [/\b(auth|rt)_[A-Za-z0-9_-]{16,}/g, '$1_***'],
-  [/([?&]key=)[^&\s"]*/gi, '$1***'],
-  [/([?&]access_token=)[^&\s"]*/gi, '$1***'],
+  [new RegExp(`\\b(${ISSUED_SECRET_PREFIXES.join('|')})_[A-Za-z0-9_-]{16,}`, 'g'), '$1_***'],
+  // Query parameters that carry a credential, a stream ticket or an OAuth grant (code, state) of a redirect.
+  [/([?&](?:key|access_token|ticket|code|state)=)[^&\s"]*/gi, '$1***'],
 ];
 
 export function redactSecrets(text: string): string {

@@ -1,84 +1,49 @@
-import { BlockList, isIP, LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { isIP, LookupFunction } from 'node:net';
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 
 /**
  * # Public addresses only (SSRF)
  *
- * Where the service may connect when a user names the place (a webhook's URL, a domain to verify): only public
- * addresses, so that a registered name cannot make a process call something on its own network (a metadata service,
- * Redis, an admin port). Checked twice: the URL when it is registered (its scheme, and its host when that is an
- * address), and every address the name resolves to when a request connects (`guardedLookup`), so a name re-pointed
+ * Where the service may connect when a user names the place (a webhook's URL, a domain to verify): only global
+ * unicast addresses, so that a registered name cannot make a process call something on its own network (a metadata
+ * service, Redis, an admin port). Checked twice: the URL when it is registered (its scheme, and its host when that is
+ * an address), and every address the name resolves to when a request connects (`guardedLookup`), so a name re-pointed
  * at a private address later (DNS rebinding) is refused at the connection that would have used it. Loopback
  * (127.0.0.0/8, ::1, `localhost`) is allowed only with WEBHOOK_ALLOW_LOOPBACK, for tests and local development; every
  * other private range stays refused even then. Used by webhooks/ and connections/, hence here below both.
+ *
+ * The ranges are ipaddr.js's special-purpose registry (`range() === 'unicast'`), a maintained list rather than one of
+ * our own; IPv6 must also be in 2000::/3, the global unicast block, which refuses what the registry leaves `unicast`
+ * although no host on the Internet has it: the deprecated IPv4-compatible ::/96 (`[::127.0.0.1]` is `[::7f00:1]`) and
+ * the unassigned space. An IPv4-mapped address (`::ffff:10.0.0.1`) is judged as the IPv4 address it carries.
  */
 
-const BLOCKED = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  BLOCKED.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001::', 23],
-  ['2001:db8::', 32],
-  ['2002::', 16],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const)
-  BLOCKED.addSubnet(network, prefix, 'ipv6');
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-/** The IPv4 address an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, `::ffff:a00:1`) carries, else null. */
-function mappedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  if (!lower.startsWith('::ffff:')) return null;
-  const rest = lower.slice('::ffff:'.length);
-  if (isIP(rest) === 4) return rest;
-  const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(rest);
-  if (!hex) return null;
-  const [high, low] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** The address as ipaddr.js reads it, an IPv4-mapped IPv6 one as its IPv4 address; null when not an IP address. */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const family = isIP(address);
+  if (family === 4) return ipaddr.IPv4.parse(address);
+  if (family !== 6) return null;
+  // The WHATWG URL parser's canonical text first: ipaddr.js reads `::1.2.3.4` (IPv4-compatible) as IPv4-mapped.
+  const canonical = new URL(`http://[${address.replace(/%.*$/, '')}]/`).hostname.slice(1, -1);
+  const parsed = ipaddr.IPv6.parse(canonical);
+  return parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
 }
 
 function isLoopback(address: string): boolean {
-  const v4 = mappedIpv4(address);
-  if (v4) return LOOPBACK.check(v4, 'ipv4');
-  const family = isIP(address);
-  return family !== 0 && LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return parseAddress(address)?.range() === 'loopback';
 }
 
-/** Whether a delivery may connect to this IP address. */
+/** Whether a delivery may connect to this IP address: global unicast, or loopback when `allowLoopback`. */
 export function addressAllowed(address: string, allowLoopback: boolean): boolean {
-  const v4 = mappedIpv4(address);
-  const plain = v4 ?? address;
-  const family = isIP(plain);
-  if (family === 0) return false;
-  if (allowLoopback && isLoopback(plain)) return true;
-  return !BLOCKED.check(plain, family === 4 ? 'ipv4' : 'ipv6');
+  const parsed = parseAddress(address);
+  if (!parsed) return false;
+  const range = parsed.range();
+  if (range === 'loopback') return allowLoopback;
+  if (range !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }
 
 function isLocalhostName(host: string): boolean {
@@ -110,9 +75,12 @@ export function urlProblem(raw: string, allowLoopback: boolean): string | null {
     if (!(allowLoopback && loopbackHost)) return 'must use https (http is accepted for loopback only, when the service allows it)';
   } else if (url.protocol !== 'https:') return 'must use https';
   if (loopbackHost) return allowLoopback ? null : 'must not point at this machine (loopback)';
-  if (isIP(host) || mappedIpv4(host)) return addressAllowed(host, false) ? null : 'must not point at a private or reserved address';
+  if (isIP(host)) return addressAllowed(host, false) ? null : 'must not point at a private or reserved address';
   return null;
 }
+
+/** What a tenant is told of a destination refused at connection time: never what its name resolved to. */
+export const REFUSED_DESTINATION = 'the destination is not a public address';
 
 /** Resolves a name to all its addresses; by default the system's resolver (`dns.lookup`, as `net.connect` does). */
 export type AddressResolver = (
@@ -134,8 +102,10 @@ export function guardedLookup(allowLoopback: boolean, resolver: AddressResolver 
       if (error) return callback(error, '', 0);
       const refused = addresses.find((entry) => !addressAllowed(entry.address, allowLoopback));
       if (refused || !addresses.length) {
-        const failure = Object.assign(new Error(`${hostname} resolves to a refused address (${refused?.address ?? 'none'})`), {
+        // The message is what a tenant may be shown; what the name resolved to is for the service's log only (`detail`).
+        const failure = Object.assign(new Error(REFUSED_DESTINATION), {
           code: 'EWEBHOOKADDRESS',
+          detail: { hostname, refused: refused?.address ?? null, addresses: addresses.map((entry) => entry.address) },
         });
         return callback(failure, '', 0);
       }

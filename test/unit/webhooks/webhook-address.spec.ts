@@ -1,5 +1,5 @@
 import { LookupAddress } from 'node:dns';
-import { addressAllowed, guardedLookup, urlProblem } from '../../../src/common/net/public-address';
+import { addressAllowed, guardedLookup, REFUSED_DESTINATION, urlProblem } from '../../../src/common/net/public-address';
 
 describe('webhook addresses (SSRF)', () => {
   it('should accept https to public hosts and addresses', () => {
@@ -17,6 +17,20 @@ describe('webhook addresses (SSRF)', () => {
       'https://[::1]/x',
       'https://[::ffff:127.0.0.1]/x',
       'https://[::ffff:7f00:1]/x',
+      // IPv4-compatible (::/96, deprecated) and IPv4-translated (::ffff:0:0:0/96) forms: not global unicast.
+      'https://[::127.0.0.1]/x',
+      'https://[::7f00:1]/x',
+      'https://[::ffff:0:7f00:1]/x',
+      'https://[::808:808]/x',
+      'https://[64:ff9b::7f00:1]/x',
+      'https://[2002:7f00:1::]/x',
+      'https://[2001:db8::1]/x',
+      'https://[3fff::1]/x',
+      'https://[100::1]/x',
+      'https://198.18.0.1/x',
+      'https://192.0.2.1/x',
+      'https://255.255.255.255/x',
+      'https://240.0.0.1/x',
       'https://0.0.0.0/x',
       'https://10.1.2.3/x',
       'https://172.16.0.1/x',
@@ -58,5 +72,40 @@ describe('webhook addresses (SSRF)', () => {
     const allowed = await resolve(true);
     expect(allowed.error).toBeNull();
     expect(allowed.addresses.length).toBeGreaterThan(0);
+  });
+
+  it('should judge addresses as global unicast or not, loopback only with the flag, whatever their spelling', () => {
+    for (const address of ['8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '2a00:1450:4001:81b::200e'])
+      expect({ address, allowed: addressAllowed(address, false) }).toEqual({ address, allowed: true });
+    for (const address of [
+      '::7f00:1',
+      '::127.0.0.1',
+      '::ffff:0:7f00:1',
+      '::ffff:0:a00:1',
+      '0.0.0.0',
+      '::',
+      'fe80::1%eth0',
+      'fd00::1',
+      'not-an-ip',
+    ])
+      expect({ address, allowed: addressAllowed(address, true) }).toEqual({ address, allowed: false });
+    expect(addressAllowed('::1', true)).toBe(true);
+    expect(addressAllowed('::ffff:127.0.0.1', true)).toBe(true);
+    expect(addressAllowed('::1', false)).toBe(false);
+  });
+
+  it('should say only that a name resolving to a refused address was refused, keeping what it resolved to for the log', async () => {
+    const resolver = (_host: string, _options: object, callback: (error: Error | null, addresses: LookupAddress[]) => void) =>
+      callback(null, [
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.1.2.3', family: 4 },
+      ]);
+    const error = await new Promise<(NodeJS.ErrnoException & { detail?: unknown }) | null>((done) =>
+      guardedLookup(false, resolver)('hooks.example.com', { all: true }, (failure) => done(failure)),
+    );
+    expect(error?.code).toBe('EWEBHOOKADDRESS');
+    expect(error?.message).toBe(REFUSED_DESTINATION);
+    expect(error?.message).not.toContain('10.1.2.3');
+    expect(error?.detail).toEqual({ hostname: 'hooks.example.com', refused: '10.1.2.3', addresses: ['93.184.216.34', '10.1.2.3'] });
   });
 });
