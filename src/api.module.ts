@@ -16,6 +16,7 @@ import { SimulatorHostService } from './platform/simulator-host.service';
 import { AuthModule } from './auth/auth.module';
 import { StreamTicketsModule } from './auth/stream-tickets/stream-tickets.module';
 import { CredentialGuard } from './auth/guards/credential.guard';
+import { RoleGuard } from './auth/guards/role.guard';
 import { HealthController, StoreHealthIndicators } from './health/health.controller';
 import { JsonBodyMiddleware, LARGE_BODY_ROUTES } from './common/http/json-body.middleware';
 import { JsonBodyPool } from './common/http/json-body-pool';
@@ -81,6 +82,8 @@ export class ApiModule implements NestModule {
         SimulatorHostService,
         StoreHealthIndicators,
         { provide: APP_GUARD, useClass: CredentialGuard },
+        // After the credential guard (global guards run in this order): `@RequireRole` operations.
+        { provide: APP_GUARD, useClass: RoleGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
         { provide: APP_PIPE, useClass: WireValidationPipe },
       ],
