@@ -37,6 +37,9 @@ import { DeveloperAppsModule } from './developer-apps/developer-apps.module';
 import { EmailModule } from './email/email.module';
 import { PreferencesModule } from './preferences/preferences.module';
 import { ConnectionsModule } from './connections/connections.module';
+import { StaffModule } from './staff/staff.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
+import { LocationsModule } from './locations/locations.module';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe and filter. */
@@ -69,6 +72,9 @@ export class ApiModule implements NestModule {
         EmailModule,
         PreferencesModule,
         ConnectionsModule,
+        StaffModule,
+        MaintenanceModule,
+        LocationsModule,
         // Health probes; failures are not logged by terminus: each store outage is logged once where it is seen.
         TerminusModule.forRoot({ logger: false }),
       ],
