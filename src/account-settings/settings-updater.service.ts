@@ -109,21 +109,18 @@ export class SettingsUpdater {
    * each `account.getSettings`; no process keeps a copy, so no feed entry.
    */
   async updateChosenRole(accountId: number, role: string | null): Promise<void> {
-    await this.throttle.take(this.changes, accountId);
-    await this.dataSource.transaction(async (manager) => {
-      if (role !== null) {
-        const held: unknown[] = await manager.query('SELECT 1 FROM account_roles WHERE account_id = $1 AND role = $2', [accountId, role]);
-        if (!held.length)
-          throw unprocessable(`This account does not hold the role ${role}.`, [
-            { location: 'body.role', message: 'not held', value: role },
-          ]);
-      }
-      const [, updated]: [unknown, number] = await manager.query('UPDATE account_settings SET chosen_role = $2 WHERE account_id = $1', [
+    // Judged before it counts: a role the account does not hold is a 422 that costs nothing.
+    if (role !== null) {
+      const held: unknown[] = await this.dataSource.query('SELECT 1 FROM account_roles WHERE account_id = $1 AND role = $2', [
         accountId,
         role,
       ]);
-      if (!updated) throw unprocessable('This account has no settings yet: sign in with `account.login` first.', []);
-    });
+      if (!held.length)
+        throw unprocessable(`This account does not hold the role ${role}.`, [{ location: 'body.role', message: 'not held', value: role }]);
+    }
+    await this.throttle.take(this.changes, accountId);
+    // A role revoked in between is harmless: chosenRoleOf shows a chosen role only while the account holds it.
+    await this.dataSource.query('UPDATE account_settings SET chosen_role = $2 WHERE account_id = $1', [accountId, role]);
   }
 
   private async apply(accountId: number, change: SettingsChange): Promise<void> {
