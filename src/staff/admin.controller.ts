@@ -67,6 +67,7 @@ export class AdminController {
     summary: 'Update account roles',
     description:
       `${STAFF_ACCESS} Sets the account’s whole set of roles: roles left out are revoked, new ones granted (rating 0). ` +
+      'Granting or revoking `owner` needs the caller to be an `owner` (403 otherwise). ' +
       `Cards and every process’s copies follow through the change feed; role checks read the roles on each request. ${AUDITED}`,
     auth: 'session',
     responseDescription: 'Updated; no body.',

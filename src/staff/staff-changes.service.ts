@@ -6,7 +6,7 @@ import { AccountLookupService, AccountSelector } from '../account-records/accoun
 import { recordHistory } from '../account-records/history/account-history';
 import { RESOURCE_MAXIMUM, isGrantableResource } from '../account-records/resources/account-resources';
 import { ChangeFeed } from '../change-feed/change-feed';
-import { notFound, unprocessable } from '../common/problem/problem.exception';
+import { forbidden, notFound, unprocessable } from '../common/problem/problem.exception';
 import { AuditLog, StaffActor } from './audit-log';
 
 /** A role as `account_roles` holds it. */
@@ -18,6 +18,9 @@ interface HeldRoleRow {
 
 /** The role that carries a tier override (`extras.tier`, donor-tiers.ts): `donator`, at least `tier_1` by itself. */
 const OVERRIDE_ROLE: Role = 'donator';
+
+/** The role only its holders may hand out. */
+const OWNER: Role = 'owner';
 
 const ROLES_SQL = 'SELECT role, rating, extras FROM account_roles WHERE account_id = $1 ORDER BY rating DESC, role';
 
@@ -44,10 +47,16 @@ export class StaffChanges {
     return (await this.lookup.findTracked(selector)).accountId;
   }
 
-  /** Sets the account's whole set of roles: the ones left out are revoked, new ones granted with rating 0. */
+  /**
+   * Sets the account's whole set of roles: the ones left out are revoked, new ones granted with rating 0. Only an
+   * `owner` (or the operator's CLI) may grant or revoke `owner`: other staff cannot raise anyone, themselves included,
+   * above their own standing (403).
+   */
   async setRoles(actor: StaffActor, accountId: number, roles: readonly Role[]): Promise<void> {
     await this.changeRoles(actor, accountId, 'admin.updateRoles', async (manager, before) => {
       const wanted = new Set(roles);
+      if (wanted.has(OWNER) !== before.some((held) => held.role === OWNER) && !(await this.isOwner(manager, actor)))
+        throw forbidden('Only an owner may grant or revoke the owner role.');
       const gone = before.filter((held) => !wanted.has(held.role)).map((held) => held.role);
       if (gone.length) await manager.query('DELETE FROM account_roles WHERE account_id = $1 AND role = ANY($2)', [accountId, gone]);
       const added = roles.filter((role) => !before.some((held) => held.role === role));
@@ -182,6 +191,15 @@ export class StaffChanges {
       await this.audit.record(manager, actor, { action, targetAccountId: accountId, before: { roles: before }, after: { roles: after } });
     });
     await this.feed.nudge([accountId]);
+  }
+
+  private async isOwner(manager: EntityManager, actor: StaffActor): Promise<boolean> {
+    if (actor.via === 'cli') return true;
+    const rows: unknown[] = await manager.query('SELECT 1 FROM account_roles WHERE account_id = $1 AND role = $2', [
+      actor.accountId,
+      OWNER,
+    ]);
+    return rows.length > 0;
   }
 
   /** Locks the account row (the order every writer of an account takes): 404 when it is not stored. */

@@ -1,4 +1,3 @@
-import { AccountAdminService } from '../../src/accounts/account-admin.service';
 import { EXAMPLE_ACCOUNT, MAINTENANCE_EXAMPLES, OWN_ITEM_EXAMPLES, WEBHOOK_EXAMPLES } from '../../src/openapi/request-examples';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 
@@ -23,10 +22,10 @@ describe('OpenAPI request examples', () => {
     credentials.any = await ctx.apiKey(EXAMPLE_ACCOUNT.accountId);
     credentials.session = (await ctx.session(EXAMPLE_ACCOUNT.accountId)).sessionToken;
     // Tag editing needs a role (documented on badge.getTags); the example's caller has it.
-    await ctx.app.get(AccountAdminService).grantRole(EXAMPLE_ACCOUNT.accountId, 'badge_scout');
+    await ctx.grantRole(EXAMPLE_ACCOUNT.accountId, 'badge_scout');
     // So do the staff operations, and account.updateRole names a role the caller holds.
-    await ctx.app.get(AccountAdminService).grantRole(EXAMPLE_ACCOUNT.accountId, 'staff');
-    await ctx.app.get(AccountAdminService).grantRole(EXAMPLE_ACCOUNT.accountId, 'amber');
+    await ctx.grantRole(EXAMPLE_ACCOUNT.accountId, 'staff');
+    await ctx.grantRole(EXAMPLE_ACCOUNT.accountId, 'amber');
     const document = (await ctx.http().get('/openapi.json').expect(200)).body as { paths: Record<string, { post?: Operation }> };
     operations = Object.values(document.paths).flatMap((methods) => (methods.post ? [methods.post] : []));
     await ctx.startWorker();

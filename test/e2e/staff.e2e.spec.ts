@@ -2,6 +2,7 @@ import { AccountAdminService } from '../../src/accounts/account-admin.service';
 import { changeRole } from '../../src/cli/commands/credentials';
 import { changeMaintenance } from '../../src/cli/commands/operations';
 import { PAGE_SIZE_BY_TIER } from '../../src/account-records/donor-tiers';
+import { LocationDirectory } from '../../src/locations/location-directory.service';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 
 /**
@@ -19,7 +20,7 @@ describe('staff operations', () => {
 
   beforeAll(async () => {
     ctx = await startPipeline('staff', { env: { DEVELOPER_APPS_PER_ACCOUNT: '3' } });
-    await ctx.app.get(AccountAdminService).grantRole(STAFF, 'staff', 10);
+    await ctx.grantRole(STAFF, 'staff', 10);
     staff = (await ctx.session(STAFF)).sessionToken;
     user = (await ctx.session(USER)).sessionToken;
     await ctx.app.get(AccountAdminService).ensureAccount(TARGET, 'target@example.com');
@@ -91,6 +92,12 @@ describe('staff operations', () => {
     await as(target, 'admin.maintenance.list').expect(200);
     await as(staff, 'admin.updateRoles', { id: { accountId: TARGET }, roles: [] }).expect(204);
     await as(target, 'admin.maintenance.list').expect(403);
+
+    // Only an owner hands out `owner`.
+    const auditedBefore = (await audit()).length;
+    await as(staff, 'admin.updateRoles', { id: { accountId: TARGET }, roles: ['owner'] }).expect(403);
+    await as(staff, 'admin.updateRoles', { id: { accountId: STAFF }, roles: ['staff', 'owner'] }).expect(403);
+    expect(await audit()).toHaveLength(auditedBefore);
 
     // Unknown accounts, empty selectors and unknown roles are refused before anything is written.
     await as(staff, 'admin.updateRoles', { id: { accountId: 123456 }, roles: ['beta'] }).expect(404);
@@ -338,6 +345,8 @@ describe('staff operations', () => {
          city_id = 7, city_name = 'Bad Krozingen', region = 'Europe' WHERE account_id = $1`,
       [USER],
     );
+    // Built at boot, before this place existed; rebuilt hourly, or now.
+    await ctx.app.get(LocationDirectory).rebuild();
     await ctx.http().get('/v1/location.getLocations').expect(401);
     const res = await ctx.http().get('/v1/location.getLocations').set('Authorization', `Bearer ${user}`).expect(200);
     expect(Array.isArray(res.body)).toBe(true);
