@@ -16,6 +16,7 @@ import { SimulatorHostService } from './platform/simulator-host.service';
 import { AuthModule } from './auth/auth.module';
 import { StreamTicketsModule } from './auth/stream-tickets/stream-tickets.module';
 import { CredentialGuard } from './auth/guards/credential.guard';
+import { RoleGuard } from './auth/guards/role.guard';
 import { HealthController, StoreHealthIndicators } from './health/health.controller';
 import { JsonBodyMiddleware, LARGE_BODY_ROUTES } from './common/http/json-body.middleware';
 import { JsonBodyPool } from './common/http/json-body-pool';
@@ -37,6 +38,9 @@ import { DeveloperAppsModule } from './developer-apps/developer-apps.module';
 import { EmailModule } from './email/email.module';
 import { PreferencesModule } from './preferences/preferences.module';
 import { ConnectionsModule } from './connections/connections.module';
+import { StaffModule } from './staff/staff.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
+import { LocationsModule } from './locations/locations.module';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe and filter. */
@@ -69,6 +73,9 @@ export class ApiModule implements NestModule {
         EmailModule,
         PreferencesModule,
         ConnectionsModule,
+        StaffModule,
+        MaintenanceModule,
+        LocationsModule,
         // Health probes; failures are not logged by terminus: each store outage is logged once where it is seen.
         TerminusModule.forRoot({ logger: false }),
       ],
@@ -84,6 +91,8 @@ export class ApiModule implements NestModule {
         SimulatorHostService,
         StoreHealthIndicators,
         { provide: APP_GUARD, useClass: CredentialGuard },
+        // After the credential guard (global guards run in this order): `@RequireRole` operations.
+        { provide: APP_GUARD, useClass: RoleGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
         { provide: APP_PIPE, useClass: WireValidationPipe },
       ],

@@ -1,3 +1,5 @@
+import { STAFF_ROLES } from '../common/auth/require-role.decorator';
+
 /**
  * Donor tiers: what an account's support grants (the page size of the donor-perk listings, `badge.listCrafters` and
  * `app.listOwners`; the tier of its `chosenRole`). The service names four tiers, `tier_1` < `tier_2` < `tier_3` <
@@ -19,8 +21,8 @@ export const TIER_FROM_CENTS: Record<DonorTier, number> = { tier_1: 100, tier_2:
 /** Page sizes of `badge.listCrafters` and `app.listOwners`: without a tier, and per tier. */
 export const DEFAULT_PAGE_SIZE = 25;
 export const PAGE_SIZE_BY_TIER: Record<DonorTier, number> = { tier_1: 100, tier_2: 250, tier_3: 500, tier_mythic: 1000 };
-/** Roles that get the largest page (PAGE_SIZE_BY_TIER.tier_mythic) whatever the account's tier. */
-export const STAFF_ROLES: readonly string[] = ['staff', 'owner', 'developer'];
+/** Roles that get the largest page (PAGE_SIZE_BY_TIER.tier_mythic) whatever the account's tier: the staff. */
+export { STAFF_ROLES };
 
 /** A role as the tier rule reads it (`account_roles`). */
 export interface HeldRole {

@@ -5,7 +5,11 @@ import { Principal } from '../common/auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { AccountSettingsService } from './account-settings.service';
 import { V1AccountGetSettingsBody } from './dto/account-settings.dto';
-import { V1AccountUpdateSettingsRequestBody, V1AccountUpdateVanityRequestBody } from './dto/update-settings.dto';
+import {
+  V1AccountUpdateRoleRequestBody,
+  V1AccountUpdateSettingsRequestBody,
+  V1AccountUpdateVanityRequestBody,
+} from './dto/update-settings.dto';
 import { SettingsUpdater } from './settings-updater.service';
 
 const LIMITS =
@@ -69,5 +73,20 @@ export class AccountSettingsController {
   })
   async updateVanity(@Body() body: V1AccountUpdateVanityRequestBody, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.updater.updateVanity(principal.accountId, body.vanity);
+  }
+
+  @WireOperation({
+    operationId: 'account.updateRole',
+    summary: 'Choose the role the account shows (user session only)',
+    description:
+      'Sets `chosenRole` (`account.getSettings`) to one of the donation roles the account holds (422 for one it does not hold); ' +
+      'without `role`, the default again (its highest-rated role). ' +
+      LIMITS,
+    auth: 'session',
+    responseDescription: 'Saved; no body.',
+    errors: [400, 401, 422, 429, 500],
+  })
+  async updateRole(@Body() body: V1AccountUpdateRoleRequestBody, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.updater.updateChosenRole(principal.accountId, body.role ?? null);
   }
 }

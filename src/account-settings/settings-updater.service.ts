@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { StoredLocation, locationOf, locationsDiffer, overriddenLocation } from '../account-records/location/account-location';
+import { recordHistory } from '../account-records/history/account-history';
 import { ActionThrottle, ThrottleRule } from '../auth/throttle/action-throttle.service';
 import { ChangeFeed } from '../change-feed/change-feed';
 import { JsonLogger } from '../common/logging/json-logger';
@@ -103,6 +104,25 @@ export class SettingsUpdater {
     await this.apply(accountId, { vanity: normalizedVanity(vanity) });
   }
 
+  /**
+   * `account.updateRole`: the role the account shows (`chosenRole`), one it holds, or null for the default. Read on
+   * each `account.getSettings`; no process keeps a copy, so no feed entry.
+   */
+  async updateChosenRole(accountId: number, role: string | null): Promise<void> {
+    // Judged before it counts: a role the account does not hold is a 422 that costs nothing.
+    if (role !== null) {
+      const held: unknown[] = await this.dataSource.query('SELECT 1 FROM account_roles WHERE account_id = $1 AND role = $2', [
+        accountId,
+        role,
+      ]);
+      if (!held.length)
+        throw unprocessable(`This account does not hold the role ${role}.`, [{ location: 'body.role', message: 'not held', value: role }]);
+    }
+    await this.throttle.take(this.changes, accountId);
+    // A role revoked in between is harmless: chosenRoleOf shows a chosen role only while the account holds it.
+    await this.dataSource.query('UPDATE account_settings SET chosen_role = $2 WHERE account_id = $1', [accountId, role]);
+  }
+
   private async apply(accountId: number, change: SettingsChange): Promise<void> {
     const effects = await this.dataSource
       .transaction(async (manager) => {
@@ -129,6 +149,7 @@ export class SettingsUpdater {
     if (change.vanity !== undefined && change.vanity !== account.siteVanity) {
       if (change.vanity !== null) await this.assertVanityFree(manager, accountId, change.vanity);
       await manager.query('UPDATE accounts SET site_vanity = $2 WHERE account_id = $1', [accountId, change.vanity]);
+      await recordHistory(manager, accountId, { siteVanity: account.siteVanity }, { siteVanity: change.vanity });
       effects.vanity = true;
     }
     if (!settings) return effects;
@@ -137,6 +158,7 @@ export class SettingsUpdater {
     if (location) {
       await manager.update(AccountEntity, { accountId }, location.account);
       effects.location = locationsDiffer(locationOf(account), location.account);
+      await recordHistory(manager, accountId, { location: account }, { location: location.account });
     }
     const email = change.email === undefined ? settings.email : (change.email ?? '');
     await manager.query(

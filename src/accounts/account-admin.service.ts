@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PlatformTotals } from '../stats/totals/platform-totals.service';
-import { Role } from '../account-records/account.enums';
 import { ChangeFeed } from '../change-feed/change-feed';
 
-/** Operator actions used by the CLI: make an account row exist, grant roles. */
+/** Make an account row exist (the CLI, sign-in, tests). Roles are changed through staff/'s StaffChanges, audited. */
 @Injectable()
 export class AccountAdminService {
   constructor(
@@ -38,31 +37,5 @@ export class AccountAdminService {
     });
     if (created) await this.feed.nudge([accountId]);
     return created;
-  }
-
-  async grantRole(accountId: number, role: Role, rating = 0): Promise<void> {
-    await this.ensureAccount(accountId);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO account_roles (account_id, role, rating) VALUES ($1, $2, $3)
-         ON CONFLICT (account_id, role) DO UPDATE SET rating = EXCLUDED.rating`,
-        [accountId, role, rating],
-      );
-      await this.feed.record(manager, { kind: 'role', accountIds: [accountId], payload: { role, granted: true } });
-    });
-    await this.feed.nudge([accountId]);
-  }
-
-  async revokeRole(accountId: number, role: Role): Promise<boolean> {
-    const revoked = await this.dataSource.transaction(async (manager) => {
-      const [, count]: [unknown[], number] = await manager.query('DELETE FROM account_roles WHERE account_id = $1 AND role = $2', [
-        accountId,
-        role,
-      ]);
-      if (count > 0) await this.feed.record(manager, { kind: 'role', accountIds: [accountId], payload: { role, granted: false } });
-      return count > 0;
-    });
-    if (revoked) await this.feed.nudge([accountId]);
-    return revoked;
   }
 }

@@ -21,7 +21,7 @@ export class AppOwnersService {
   ) {}
 
   async list(request: AppListOwnersRequestBody, callerAccountId: number): Promise<AppListOwnersResponseBody> {
-    const maxPageSize = await this.accounts.maxPageSize(callerAccountId);
+    const maxPageSize = await this.accounts.maxPageSize(callerAccountId, 'max_find_owners');
     const limit = Math.min(request.limit ?? maxPageSize, maxPageSize);
     const after = request.cursor ? decodeCursor(request.cursor, ['int32', 'int32']) : null;
     const [owners, rows] = await Promise.all([

@@ -1,3 +1,4 @@
+import { GRANTED_VALUE_SQL } from '../account-records/resources/account-resources';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
@@ -56,11 +57,16 @@ export class ApiKeyService {
    * Creates a key unless the account already holds `limit` live ones (null then). The account's row is locked for
    * the count and the insert, so parallel creates cannot pass the limit together.
    */
-  async createWithin(input: NewApiKey, limit: number): Promise<{ key: ApiKeyEntity; secret: string } | null> {
+  async createWithin(input: NewApiKey, limit: number): Promise<{ key: ApiKeyEntity; secret: string } | { limit: number }> {
     return this.keys.manager.transaction(async (manager) => {
-      await manager.query('SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE', [input.accountId]);
+      // The account's `developer_apps` resource, when an operator granted one (account-records/resources), else `limit`.
+      const [row]: { granted: number | null }[] = await manager.query(
+        `SELECT ${GRANTED_VALUE_SQL('$1', "'developer_apps'")} AS granted FROM accounts WHERE account_id = $1 FOR UPDATE`,
+        [input.accountId],
+      );
+      const allowed = row?.granted ?? limit;
       const live = await manager.count(ApiKeyEntity, { where: { accountId: input.accountId, revokedAt: IsNull() } });
-      if (live >= limit) return null;
+      if (live >= allowed) return { limit: allowed };
       return this.insert(manager.getRepository(ApiKeyEntity), input);
     });
   }

@@ -24,7 +24,7 @@ export class BadgeCraftersService {
       [badgeId],
     );
     if (!badge) throw notFound(`Badge ${request.badgeId} is not known to this service.`);
-    const maxPageSize = await this.accounts.maxPageSize(callerAccountId);
+    const maxPageSize = await this.accounts.maxPageSize(callerAccountId, 'max_badge_crafters');
     const limit = Math.min(request.limit ?? maxPageSize, maxPageSize);
     const rows: { account_id: number; completion_time: Date }[] = await this.dataSource.query(
       `SELECT account_id, completion_time FROM account_badges

@@ -16,6 +16,8 @@ import { RanksModule } from '../ranks/ranks.module';
 import { GroupBoardModule } from '../groups/group-board.module';
 import { RefreshModule } from '../refresh/refresh.module';
 import { SiteModule } from '../site/site.module';
+import { StaffModule } from '../staff/staff.module';
+import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { PlatformTotalsModule } from '../stats/totals/platform-totals.module';
 
 /** The CLI's slice of the provider graph: the same services the API and the worker use, without HTTP. */
@@ -30,6 +32,9 @@ export class CliModule {
         AuthModule,
         AccountsModule,
         SiteModule,
+        // The staff changes (roles, maintenance events) the API's admin operations make too, audited alike.
+        StaffModule,
+        MaintenanceModule,
         DonationsModule,
         // The producer side of the refresh pipeline, for `accounts refresh` (the worker does the updates).
         RefreshModule,

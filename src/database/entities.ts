@@ -18,6 +18,9 @@ import { BadgeEntity } from '../badges/entities/badge.entity';
 import { TagEntity } from '../badges/entities/tag.entity';
 import { InventoryItemEntity } from '../items/entities/inventory-item.entity';
 import { ItemClassOwnersEntity } from '../items/entities/item-class-owners.entity';
+import { AccountHistoryEntity } from '../account-records/entities/account-history.entity';
+import { AccountResourceEntity } from '../account-records/entities/account-resource.entity';
+import { AuditLogEntity } from '../staff/entities/audit-log.entity';
 import { AccountRoleEntity } from '../account-records/entities/account-role.entity';
 import { AccountSettingsEntity } from '../account-records/entities/account-settings.entity';
 import { AccountEntity } from '../account-records/entities/account.entity';
@@ -47,6 +50,9 @@ export const ENTITIES = [
   AccountEntity,
   AccountSettingsEntity,
   AccountRoleEntity,
+  AccountResourceEntity,
+  AccountHistoryEntity,
+  AuditLogEntity,
   ApiKeyEntity,
   ApiKeyUsageEntity,
   UserSessionEntity,

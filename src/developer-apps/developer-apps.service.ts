@@ -37,10 +37,9 @@ export class DeveloperAppsService {
    */
   async create(accountId: number, input: V1AccountCreateDeveloperAppRequest): Promise<V1AccountCreateDeveloperAppBody> {
     await this.throttle.take(this.changes, accountId);
-    const limit = this.config.developerApps.perAccount;
-    const created = await this.keys.createWithin({ accountId, ...input }, limit);
-    if (!created) {
-      throw new ProblemException(409, `An account may hold ${limit} developer apps; delete one before creating another.`, {
+    const created = await this.keys.createWithin({ accountId, ...input }, this.config.developerApps.perAccount);
+    if (!('key' in created)) {
+      throw new ProblemException(409, `An account may hold ${created.limit} developer apps; delete one before creating another.`, {
         title: 'Too many developer apps',
       });
     }

@@ -43,6 +43,15 @@ export const OWN_ITEM_EXAMPLES: Record<string, unknown> = {
   'account.deleteSession': { sessionId: 'ses_0123456789abcdef' },
 };
 
+/**
+ * The maintenance event to change names one the caller created (`uid`, from admin.maintenance.create or
+ * admin.maintenance.list): a placeholder, which the examples test replaces with the one its create example made.
+ */
+export const MAINTENANCE_EXAMPLES: Record<string, unknown> = {
+  'admin.maintenance.update': { uid: 'mnt_0123abcd', enabled: false, message: 'Back at 18:00 UTC' },
+  'admin.maintenance.delete': { uid: 'mnt_0123abcd' },
+};
+
 /** Account 1 of the default simulator: its vanity, a friend of it, an app it holds a badge of, an item it owns. */
 export const EXAMPLE_ACCOUNT = { accountId: 1, vanity: 'yeticlutch944', friendAccountId: 119, appId: 626050, itemClassId: 3000021912 };
 
@@ -112,6 +121,27 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'account.deleteImages': { imageIds: ['img_AbCdEfGhIjKl'] },
   // A domain connection waits for its proof (account.verifyConnection); an OAuth one needs a provider's code.
   'account.createConnection': { provider: 'domain', code: 'example.com' },
+  // The staff operations (the caller holds `staff`, `owner` or `developer`): they change account 1's friend, which
+  // the README's steps track too (see account.findFriendPath).
+  'admin.getAccount': account,
+  'admin.updateRoles': { id: { accountId: EXAMPLE_ACCOUNT.friendAccountId }, roles: ['beta', 'translator'] },
+  'admin.updateRoleOverride': { id: { accountId: EXAMPLE_ACCOUNT.friendAccountId }, tier: 'tier_2', reason: 'PayPal donation' },
+  'admin.updateResources': {
+    id: { accountId: EXAMPLE_ACCOUNT.friendAccountId },
+    resources: [{ resource: 'max_badge_crafters', value: '500' }],
+  },
+  'admin.removeVanity': { id: { accountId: EXAMPLE_ACCOUNT.friendAccountId } },
+  'admin.listAuditLog': { accountId: EXAMPLE_ACCOUNT.friendAccountId, limit: 20 },
+  'admin.maintenance.create': {
+    title: 'Database upgrade',
+    message: 'Leaderboards are read-only for **ten minutes**.',
+    enabled: true,
+    paths: ['/leaderboards'],
+    endsAt: '2099-01-01T00:00:00Z',
+  },
+  // One of the donation roles the caller holds.
+  'account.updateRole': { role: 'amber' },
   ...WEBHOOK_EXAMPLES,
   ...OWN_ITEM_EXAMPLES,
+  ...MAINTENANCE_EXAMPLES,
 };

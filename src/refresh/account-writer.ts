@@ -16,6 +16,7 @@ import { ChangeFeed } from '../change-feed/change-feed';
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { AccountUpdateEntity, CounterSnapshot, UpdateStepRecord } from '../account-records/entities/account-update.entity';
 import { locationOf, overriddenLocation } from '../account-records/location/account-location';
+import { recordHistory } from '../account-records/history/account-history';
 import { PlatformSnapshot } from './platform-snapshot';
 import { counterSnapshot, profileFields, statsDeltas } from './profile-fields';
 import {
@@ -107,6 +108,11 @@ export class AccountWriter {
           updateCount: () => 'update_count + 1',
         },
       );
+      // Staff read the account's name and location changes (account-records/history); a first update changes nothing.
+      if (previous.updatedAt !== null) {
+        const next = { ...previous, ...fields };
+        await recordHistory(manager, accountId, { name: previous.name, location: previous }, { name: next.name, location: next });
+      }
       const before = counterSnapshot(previous);
       const after = counterSnapshot({ ...previous, ...fields });
       await manager.update(AccountUpdateEntity, { runId }, { status: 'completed', finishedAt: now, steps, before, after, error: null });

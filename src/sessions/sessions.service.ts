@@ -9,12 +9,17 @@ import { V1AccountRefreshSessionBody } from './dto/refresh-session.dto';
 import { V1AccountDeleteSessionResponseBody, V1AccountGetSessionBody } from './dto/session.dto';
 import { SessionAccountRow, toSessionBody } from './mappers/session.mapper';
 
-/** The account of a session, its e-mail and roles (by rating, then name: the profile's order), in one statement. */
+/**
+ * The account of a session, its e-mail and roles (by rating, then name: the profile's order) and the resources an
+ * operator granted it, in one statement.
+ */
 const SESSION_ACCOUNT_SQL = `
   SELECT a.account_id, a.name, a.avatar, a.level, a.xp, a.updated_at IS NULL AS is_new, a.donated, s.email,
          (SELECT COALESCE(json_agg(json_build_object('role', r.role, 'rating', r.rating, 'extras', r.extras)
                                    ORDER BY r.rating DESC, r.role ASC), '[]'::json)
-            FROM account_roles r WHERE r.account_id = a.account_id) AS roles
+            FROM account_roles r WHERE r.account_id = a.account_id) AS roles,
+         (SELECT COALESCE(json_object_agg(g.resource, g.value), '{}'::json)
+            FROM account_resources g WHERE g.account_id = a.account_id) AS granted
     FROM accounts a LEFT JOIN account_settings s ON s.account_id = a.account_id
    WHERE a.account_id = $1`;
 

@@ -27,7 +27,8 @@ export const SITE_REPLAY_MAXLEN = 100;
 
 /**
  * Site-wide broadcasts: kept in PostgreSQL, and every change announced (on the channel and in the replay log) so
- * open `site.subscribe` streams resend the set.
+ * open `site.subscribe` streams resend the set. Staff change them through src/maintenance (the `admin.maintenance.*`
+ * operations and the CLI), which writes them with their audit row and then calls `announce`.
  */
 @Injectable()
 export class MaintenanceService implements OnModuleDestroy {
@@ -44,43 +45,42 @@ export class MaintenanceService implements OnModuleDestroy {
     this.tail = new ReplayTail(new ReplayLog(redis, redisKey(config, 'replay', 'site'), { maxLen: SITE_REPLAY_MAXLEN }), this.changes);
   }
 
-  async create(input: NewMaintenanceEvent): Promise<MaintenanceEventEntity> {
-    const saved = await this.events.save(
-      this.events.create({
-        uid: `mnt_${randomBytes(4).toString('hex')}`,
-        title: input.title,
-        message: input.message,
-        paths: input.paths?.length ? input.paths : ['*'],
-        startsAt: input.startsAt ?? null,
-        endsAt: input.endsAt ?? null,
-        enabled: input.enabled ?? true,
-        createdBy: input.createdBy ?? null,
-      }),
-    );
-    await this.announce();
-    return saved;
+  /** A new event's row, not saved yet (the caller saves it in its transaction, then calls `announce`). */
+  newRow(input: NewMaintenanceEvent): MaintenanceEventEntity {
+    return this.events.create({
+      uid: `mnt_${randomBytes(4).toString('hex')}`,
+      title: input.title,
+      message: input.message,
+      paths: input.paths?.length ? input.paths : ['*'],
+      startsAt: input.startsAt ?? null,
+      endsAt: input.endsAt ?? null,
+      enabled: input.enabled ?? true,
+      createdBy: input.createdBy ?? null,
+    });
   }
 
-  async setEnabled(uid: string, enabled: boolean): Promise<boolean> {
-    const result = await this.events.update({ uid }, { enabled });
-    if (result.affected) await this.announce();
-    return Boolean(result.affected);
-  }
-
-  async remove(uid: string): Promise<boolean> {
-    const result = await this.events.delete({ uid });
-    if (result.affected) await this.announce();
-    return Boolean(result.affected);
-  }
-
-  private announce(): Promise<void> {
+  /** Tells every open `site.subscribe` stream that the set changed (after the change committed). */
+  announce(): Promise<void> {
     return this.tail.log.append(this.changes.name, { changed: true }, [{ event: 'maintenance-changed' }]);
   }
 
-  /** The full current set, newest first, as the stream sends it. */
+  /** The full current set, newest first, as the stream sends it (and `admin.maintenance.list`). */
   async current(): Promise<MaintenanceEvent[]> {
     const rows = await this.events.find({ order: { createdAt: 'DESC' } });
-    return rows.map((row) => ({
+    return rows.map((row) => this.toWire(row));
+  }
+
+  /**
+   * The events in force now, newest first (`maintenance.list`): enabled, started (no start or one in the past) and
+   * not ended. The table holds a handful of rows: read whole.
+   */
+  async active(now = new Date()): Promise<MaintenanceEvent[]> {
+    const rows = await this.events.find({ where: { enabled: true }, order: { createdAt: 'DESC' } });
+    return rows.filter((row) => (!row.startsAt || row.startsAt <= now) && (!row.endsAt || row.endsAt > now)).map((row) => this.toWire(row));
+  }
+
+  toWire(row: MaintenanceEventEntity): MaintenanceEvent {
+    return {
       $schema: `${this.config.publicBaseUrl}/schemas/MaintenanceEvent.json`,
       uid: row.uid,
       title: row.title,
@@ -92,7 +92,7 @@ export class MaintenanceService implements OnModuleDestroy {
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
       ...(row.createdBy !== null ? { createdBy: row.createdBy } : {}),
-    }));
+    };
   }
 
   async onModuleDestroy(): Promise<void> {

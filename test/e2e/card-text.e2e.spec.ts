@@ -122,9 +122,9 @@ describe('account cards written by PostgreSQL', () => {
     await eventually('the replica serves', () => ctx.app.get(CardReplica).serving);
     await ctx.app.get(DonationsService).record(250, 4);
     await eventually('the donation shows', async () => (await replicaCard(4))?.donated === 250);
-    await ctx.app.get(AccountAdminService).grantRole(4, 'donator', 2);
+    await ctx.grantRole(4, 'donator', 2);
     await eventually('the role shows', async () => (await replicaCard(4))?.roles.map((role) => role.role).join() === 'donator');
-    await ctx.app.get(AccountAdminService).revokeRole(4, 'donator');
+    await ctx.revokeRole(4, 'donator');
     await eventually('the role is gone', async () => (await replicaCard(4))?.roles.length === 0);
     // A new account is held once its entry is read (at once: this process's own nudge); its card is there either way.
     await ctx.app.get(AccountAdminService).ensureAccount(7);

@@ -44,6 +44,27 @@ describe('the operator CLI', () => {
     expect(listed).not.toContain(key);
   }, 60_000);
 
+  it('should change roles and maintenance events through the services the admin operations use, audited as the CLI', async () => {
+    expect((await cli('role', 'grant', '--account', '43', '--role', 'staff')).stdout.trim()).toBe('granted staff for account 43');
+    const staff = (await ctx.session(43)).sessionToken;
+    await ctx.http().post('/v1/admin.maintenance.list').set('Authorization', `Bearer ${staff}`).expect(200);
+    const created = (await cli('maintenance', 'create', '--title', 'Upgrade', '--message', 'soon')).stdout.trim();
+    const uid = /^created (mnt_[0-9a-f]{8})$/.exec(created)![1];
+    expect((await cli('maintenance', 'delete', uid)).stdout.trim()).toBe(`deleted ${uid}`);
+    expect((await cli('role', 'revoke', '--account', '43', '--role', 'staff')).stdout.trim()).toBe('revoked staff for account 43');
+    await ctx.http().post('/v1/admin.maintenance.list').set('Authorization', `Bearer ${staff}`).expect(403);
+    const rows = await ctx.dataSource.query(
+      `SELECT via, actor_account_id, action, target_account_id, target_id FROM audit_log WHERE target_account_id = 43 OR target_id = $1 ORDER BY id`,
+      [uid],
+    );
+    expect(rows).toEqual([
+      { via: 'cli', actor_account_id: null, action: 'role.grant', target_account_id: 43, target_id: null },
+      { via: 'cli', actor_account_id: null, action: 'admin.maintenance.create', target_account_id: null, target_id: uid },
+      { via: 'cli', actor_account_id: null, action: 'admin.maintenance.delete', target_account_id: null, target_id: uid },
+      { via: 'cli', actor_account_id: null, action: 'role.revoke', target_account_id: 43, target_id: null },
+    ]);
+  }, 60_000);
+
   it('should rebuild derived state, all of it or only the named keepers', async () => {
     await ctx.dataSource.query('UPDATE accounts SET xp = 70 WHERE account_id = 42');
     const only = (await cli('derived', 'rebuild', '--only', 'platform-totals')).stdout.trim().split('\n');

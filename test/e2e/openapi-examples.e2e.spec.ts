@@ -1,5 +1,4 @@
-import { AccountAdminService } from '../../src/accounts/account-admin.service';
-import { EXAMPLE_ACCOUNT, OWN_ITEM_EXAMPLES, WEBHOOK_EXAMPLES } from '../../src/openapi/request-examples';
+import { EXAMPLE_ACCOUNT, MAINTENANCE_EXAMPLES, OWN_ITEM_EXAMPLES, WEBHOOK_EXAMPLES } from '../../src/openapi/request-examples';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 
 interface Operation {
@@ -23,7 +22,10 @@ describe('OpenAPI request examples', () => {
     credentials.any = await ctx.apiKey(EXAMPLE_ACCOUNT.accountId);
     credentials.session = (await ctx.session(EXAMPLE_ACCOUNT.accountId)).sessionToken;
     // Tag editing needs a role (documented on badge.getTags); the example's caller has it.
-    await ctx.app.get(AccountAdminService).grantRole(EXAMPLE_ACCOUNT.accountId, 'badge_scout');
+    await ctx.grantRole(EXAMPLE_ACCOUNT.accountId, 'badge_scout');
+    // So do the staff operations, and account.updateRole names a role the caller holds.
+    await ctx.grantRole(EXAMPLE_ACCOUNT.accountId, 'staff');
+    await ctx.grantRole(EXAMPLE_ACCOUNT.accountId, 'amber');
     const document = (await ctx.http().get('/openapi.json').expect(200)).body as { paths: Record<string, { post?: Operation }> };
     operations = Object.values(document.paths).flatMap((methods) => (methods.post ? [methods.post] : []));
     await ctx.startWorker();
@@ -69,6 +71,8 @@ describe('OpenAPI request examples', () => {
     const ownAddress = ['account.sendEmailVerification', 'account.verifyEmail'];
     // They name the caller's own app, as their examples say: the one the createDeveloperApp example made; run after it.
     const ownApp = ['account.updateDeveloperApp', 'account.deleteDeveloperApp'];
+    // They name the event the admin.maintenance.create example made: run after it, update before delete.
+    const ownEvent = ['admin.maintenance.update', 'admin.maintenance.delete'];
     // Ends the session the other examples run with: last.
     const last = ['account.logout'];
     // The webhook examples name an app or endpoint of the caller's own (placeholders): not runnable as written.
@@ -80,8 +84,10 @@ describe('OpenAPI request examples', () => {
       ...last,
       ...Object.keys(WEBHOOK_EXAMPLES),
       ...Object.keys(OWN_ITEM_EXAMPLES),
+      ...Object.keys(MAINTENANCE_EXAMPLES),
     ];
     let keyId: string | undefined;
+    let uid: string | undefined;
     const check = (operation: Operation, res: { status: number; body: unknown }) => {
       if (res.status >= 300) failures.push(`${operation.operationId}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
     };
@@ -89,8 +95,10 @@ describe('OpenAPI request examples', () => {
       if (later.includes(operation.operationId)) continue;
       const res = await run(operation);
       if (operation.operationId === 'account.createDeveloperApp') keyId = res.body?.developerApp?.keyId;
+      if (operation.operationId === 'admin.maintenance.create') uid = res.body?.uid;
       check(operation, res);
     }
+    for (const id of ownEvent) check(byId.get(id)!, await run(byId.get(id)!, { uid }));
     for (const id of [...ownApp, ...last]) check(byId.get(id)!, await run(byId.get(id)!, { keyId }));
     expect(failures).toEqual([]);
   });

@@ -141,6 +141,13 @@ const OPERATIONS: Record<string, Operation> = {
   'leaderboard.previewAccountRank': { body: (f) => ({ leaderboard: 'xp', ...id(f.other) }) },
   'search.getTrending': { body: () => ({ source: 'badge', window: '7d' }) },
   'stats.getStats': { body: () => ({}) },
+  'staff.listStaff': { body: () => ({}) },
+  'maintenance.list': { body: () => ({}), as: 'none' },
+  // The staff operations: the caller holds `staff` (see beforeAll).
+  'admin.getAccount': { body: (f) => id(f.other), as: 'session' },
+  'admin.listAuditLog': { body: () => ({}), as: 'session' },
+  'admin.listAuditLog#account': { body: (f) => ({ accountId: f.other }), as: 'session' },
+  'admin.maintenance.list': { body: () => ({}), as: 'session' },
   // Writes.
   'badge.setTags': { body: (f) => ({ badgeId: `bdg_${f.badgeId}`, expectedTagsVersion: '0', colors: ['col_red'] }) },
   'account.queueUpdate': { body: (f) => id(f.other) },
@@ -162,6 +169,14 @@ const OPERATIONS: Record<string, Operation> = {
     as: 'session',
   },
   'account.updateVanity': { body: () => ({ vanity: 'queryplans2' }), as: 'session' },
+  'account.updateRole': { body: () => ({}), as: 'session' },
+  'admin.updateRoles': { body: (f) => ({ ...id(f.other), roles: ['beta'] }), as: 'session' },
+  'admin.updateRoleOverride': { body: (f) => ({ ...id(f.other), tier: 'tier_1', reason: 'plans' }), as: 'session' },
+  'admin.updateResources': { body: (f) => ({ ...id(f.other), resources: [{ resource: 'developer_apps', value: '4' }] }), as: 'session' },
+  'admin.removeVanity': { body: (f) => id(f.other), as: 'session' },
+  'admin.maintenance.create': { body: () => ({ title: 'plans', message: 'm', enabled: true, paths: null }), as: 'session' },
+  'admin.maintenance.update': { body: () => ({ uid: 'mnt_00000000', enabled: false }), as: 'session', status: 404 },
+  'admin.maintenance.delete': { body: () => ({ uid: 'mnt_00000000' }), as: 'session', status: 404 },
   'account.getSession': { body: () => ({}), as: 'session' },
   'account.listImages': { body: () => ({}), as: 'session' },
   'account.listBadgeBookmarks': { body: () => ({}), as: 'session' },
@@ -247,7 +262,7 @@ describe('request-path query plans', () => {
       await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send(id(accountId)).expect(204);
     }
     for (let accountId = 2; accountId <= 31; accountId++) await ctx.waitForCompletion(accountId, key, 20_000);
-    await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES ($1, 'badge_scout')`, [caller]);
+    await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES ($1, 'badge_scout'), ($1, 'staff')`, [caller]);
 
     const one = async <T>(sql: string): Promise<T> => {
       const [row] = await ctx.dataSource.query(sql);

@@ -2,12 +2,14 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { AUTH_POLICY } from '../../src/common/auth/auth.decorator';
+import { REQUIRED_ROLES } from '../../src/common/auth/require-role.decorator';
 import { startTestApp, TestContext } from '../support/test-app';
 
 interface Route {
   method: string;
   path: string;
   policy: string | undefined;
+  roles: string[] | undefined;
 }
 
 /** Every route of the API module, read from the controllers' metadata. */
@@ -27,6 +29,7 @@ function routesOf(ctx: TestContext): Route[] {
           method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number],
           path: `/${[prefix, String(path)].filter(Boolean).join('/')}`.replace(/\/+/g, '/'),
           policy: Reflect.getMetadata(AUTH_POLICY, handler) ?? Reflect.getMetadata(AUTH_POLICY, controller),
+          roles: Reflect.getMetadata(REQUIRED_ROLES, handler),
         });
       }
     }
@@ -58,6 +61,7 @@ describe('credential policies', () => {
       'POST /v1/account.login',
       'POST /v1/account.refreshSession',
       'POST /v1/donate.getGoal',
+      'POST /v1/maintenance.list',
     ]);
   });
 
@@ -89,16 +93,47 @@ describe('credential policies', () => {
       'POST /v1/account.updateConnection',
       'POST /v1/account.updateDeveloperApp',
       'POST /v1/account.updateImages',
+      'POST /v1/account.updateRole',
       'POST /v1/account.updateSettings',
       'POST /v1/account.updateVanity',
       'POST /v1/account.updateWebhook',
       'POST /v1/account.uploadImages',
       'POST /v1/account.verifyConnection',
       'POST /v1/account.verifyEmail',
+      'POST /v1/admin.getAccount',
+      'POST /v1/admin.listAuditLog',
+      'POST /v1/admin.maintenance.create',
+      'POST /v1/admin.maintenance.delete',
+      'POST /v1/admin.maintenance.list',
+      'POST /v1/admin.maintenance.update',
+      'POST /v1/admin.removeVanity',
+      'POST /v1/admin.updateResources',
+      'POST /v1/admin.updateRoleOverride',
+      'POST /v1/admin.updateRoles',
       'POST /v1/kv.delete',
       'POST /v1/kv.list',
       'POST /v1/kv.set',
     ]);
+  });
+
+  it('should keep the staff operations to staff sessions', () => {
+    const staffOnly = routesOf(ctx).filter((route) => route.roles);
+    expect(staffOnly.map((route) => `${route.method} ${route.path} ${route.policy} ${route.roles!.join(',')}`).sort()).toEqual(
+      [
+        'admin.getAccount',
+        'admin.listAuditLog',
+        'admin.maintenance.create',
+        'admin.maintenance.delete',
+        'admin.maintenance.list',
+        'admin.maintenance.update',
+        'admin.removeVanity',
+        'admin.updateResources',
+        'admin.updateRoleOverride',
+        'admin.updateRoles',
+      ].map((op) => `POST /v1/${op} session staff,owner,developer`),
+    );
+    // Every admin.* route is role-checked.
+    expect(routesOf(ctx).filter((route) => route.path.startsWith('/v1/admin.') && !route.roles)).toEqual([]);
   });
 
   it('should answer 401 without a credential on every route that needs one', async () => {

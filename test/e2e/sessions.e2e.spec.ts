@@ -1,6 +1,5 @@
 import { INestApplication } from '@nestjs/common';
 import { AddressInfo } from 'node:net';
-import { AccountAdminService } from '../../src/accounts/account-admin.service';
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { CredentialStreams } from '../../src/auth/revocations/credential-streams';
 import { SessionService } from '../../src/auth/session.service';
@@ -47,7 +46,7 @@ describe('sessions', () => {
 
   describe('account.getSession', () => {
     it('should answer the calling session and its account, with the limits the service enforces', async () => {
-      await ctx.app.get(AccountAdminService).grantRole(41, 'donator', 5);
+      await ctx.grantRole(41, 'donator', 5);
       const { sessionToken } = await ctx.session(41);
       const res = await as(sessionToken, 'account.getSession');
       expect(res.status).toBe(200);
@@ -81,7 +80,7 @@ describe('sessions', () => {
       });
       // An account whose first update has completed is no longer new; staff skip the cooldown.
       await ctx.dataSource.query('UPDATE accounts SET updated_at = now(), level = 12, xp = 1450 WHERE account_id = 41');
-      await ctx.app.get(AccountAdminService).grantRole(41, 'staff', 9);
+      await ctx.grantRole(41, 'staff', 9);
       const later = (await as(sessionToken, 'account.getSession')).body;
       expect(later).toMatchObject({ isNew: false, level: 12, xp: 1450 });
       expect(later.roles.map((role: { role: string }) => role.role)).toEqual(['staff', 'donator']);

@@ -1,6 +1,7 @@
 import { AddressInfo } from 'node:net';
 import { DonationsService } from '../../src/donations/donations.service';
-import { MaintenanceService } from '../../src/site/maintenance.service';
+import { MaintenanceAdmin } from '../../src/maintenance/maintenance-admin.service';
+import { CLI_ACTOR } from '../../src/staff/audit-log';
 import { openSse } from '../support/sse';
 import { startTestApp, TestContext } from '../support/test-app';
 
@@ -16,8 +17,8 @@ describe('site.subscribe and donate.getGoal', () => {
   afterAll(() => ctx.close());
 
   it('should send the current broadcasts on connect and the whole set again after each change', async () => {
-    const maintenance = ctx.app.get(MaintenanceService);
-    const first = await maintenance.create({ title: 'Database upgrade', message: 'Back **soon**', paths: ['/leaderboards'] });
+    const maintenance = ctx.app.get(MaintenanceAdmin);
+    const first = await maintenance.create(CLI_ACTOR, { title: 'Database upgrade', message: 'Back **soon**', paths: ['/leaderboards'] });
     const stream = await openSse(port, '/v1/site.subscribe');
     try {
       const initial = await stream.waitFor((e) => e.event === 'maintenance-changed');
@@ -30,7 +31,7 @@ describe('site.subscribe and donate.getGoal', () => {
           $schema: 'http://api.test/schemas/MaintenanceEvent.json',
         }),
       ]);
-      await maintenance.setEnabled(first.uid, false);
+      await maintenance.update(CLI_ACTOR, first.uid, { enabled: false });
       const changed = await stream.waitFor(
         (e) => e.event === 'maintenance-changed' && !(e.data as { items: { enabled: boolean }[] }).items[0].enabled,
       );

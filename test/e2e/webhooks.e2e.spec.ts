@@ -3,7 +3,8 @@ import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { ActivityRecorder } from '../../src/activity/activity-recorder';
-import { MaintenanceService } from '../../src/site/maintenance.service';
+import { MaintenanceAdmin } from '../../src/maintenance/maintenance-admin.service';
+import { CLI_ACTOR } from '../../src/staff/audit-log';
 import { WebhookDeliveryPruner } from '../../src/webhooks/webhook-delivery-pruner';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 import { REDIS_URL } from '../support/test-app';
@@ -200,8 +201,8 @@ describe('signed webhooks', () => {
       events: ['maintenance.changed'],
     }).expect(200);
     const webhookId = created.body.webhook.webhookId as string;
-    const maintenance = ctx.app.get(MaintenanceService);
-    const broadcast = await maintenance.create({ title: 'Upgrade', message: 'Soon' });
+    const maintenance = ctx.app.get(MaintenanceAdmin);
+    const broadcast = await maintenance.create(CLI_ACTOR, { title: 'Upgrade', message: 'Soon' });
 
     const disabled = await until('the endpoint to be disabled', async () => {
       const listed = (await call('account.listWebhooks', owner, { keyId }).expect(200)).body.webhooks as Record<string, unknown>[];
@@ -217,7 +218,7 @@ describe('signed webhooks', () => {
 
     const sent = receiver.at('/down').length;
     expect(sent).toBeGreaterThanOrEqual(2);
-    await maintenance.setEnabled(broadcast.uid, false);
+    await maintenance.update(CLI_ACTOR, broadcast.uid, { enabled: false });
     await sleep(1500);
     expect(receiver.at('/down')).toHaveLength(sent);
     const log = await call('account.listWebhookDeliveries', owner, { webhookId }).expect(200);
@@ -228,7 +229,7 @@ describe('signed webhooks', () => {
     // Its owner turns it back on: the next change reaches it (answered 503 again, so it is logged as pending).
     const resumed = await call('account.updateWebhook', owner, { webhookId, enabled: true }).expect(200);
     expect(resumed.body.webhook).toMatchObject({ status: 'enabled', disabledReason: null, failingSince: null });
-    await maintenance.setEnabled(broadcast.uid, true);
+    await maintenance.update(CLI_ACTOR, broadcast.uid, { enabled: true });
     await until('a delivery after re-enabling', () => receiver.at('/down').length > sent);
     await call('account.updateWebhook', owner, { webhookId, enabled: false }).expect(200);
     // The log pages newest first.

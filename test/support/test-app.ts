@@ -4,7 +4,10 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AccountAdminService } from '../../src/accounts/account-admin.service';
+import { Role } from '../../src/account-records/account.enums';
 import { ApiKeyService } from '../../src/auth/api-key.service';
+import { CLI_ACTOR } from '../../src/staff/audit-log';
+import { StaffChanges } from '../../src/staff/staff-changes.service';
 import { SessionService } from '../../src/auth/session.service';
 import { ChangeFeedFollower } from '../../src/change-feed/change-feed-follower';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
@@ -22,6 +25,10 @@ export interface TestContext {
   dataSource: DataSource;
   /** Mints an API key for an account (creating the account row) and returns the secret. */
   apiKey(accountId: number): Promise<string>;
+  /** Grants a role as the operator's CLI does (creating the account row): through StaffChanges, audited. */
+  grantRole(accountId: number, role: Role, rating?: number): Promise<void>;
+  /** Revokes a role as the operator's CLI does; resolves false when the account did not hold it. */
+  revokeRole(accountId: number, role: Role): Promise<boolean>;
   /** Mints a user session for an account and returns `{ sessionToken, refreshToken }`. */
   session(accountId: number): Promise<{ sessionToken: string; refreshToken: string }>;
   close(): Promise<void>;
@@ -72,6 +79,13 @@ export async function startTestApp(prefix: string, env: Record<string, string> =
     async apiKey(accountId) {
       await app.get(AccountAdminService).ensureAccount(accountId);
       return (await app.get(ApiKeyService).create({ accountId, name: 'test key' })).secret;
+    },
+    async grantRole(accountId, role, rating) {
+      await app.get(AccountAdminService).ensureAccount(accountId);
+      await app.get(StaffChanges).grantRole(CLI_ACTOR, accountId, role, rating);
+    },
+    revokeRole(accountId, role) {
+      return app.get(StaffChanges).revokeRole(CLI_ACTOR, accountId, role);
     },
     async session(accountId) {
       await app.get(AccountAdminService).ensureAccount(accountId);

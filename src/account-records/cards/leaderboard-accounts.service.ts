@@ -10,6 +10,7 @@ import { CARD_VALUES, CardValues, cardOf, cardRoles } from './card-values';
 import { CardTextCache, SENT_CARD, SentCard } from './card-text-cache';
 import { CardReplica } from '../card-replica/card-replica.service';
 import { HeldRole, maxPageSizeOf } from '../donor-tiers';
+import { GRANTED_VALUE_SQL } from '../resources/account-resources';
 
 /** The roles of the accounts `$1` names, joined once per statement (cardRoles). */
 const ROLES_OF_IDS = cardRoles('r.account_id = ANY($1)');
@@ -121,20 +122,24 @@ export class LeaderboardAccountsService {
     return new Set(rows.map((row) => row.account_id));
   }
 
-  /** The largest page a caller may ask of the donor-perk listings, from its donor tier (donor-tiers.ts): one statement. */
-  async maxPageSize(accountId: number): Promise<number> {
-    const { donated, roles } = await this.supportOf(accountId);
-    return maxPageSizeOf(donated, roles);
+  /**
+   * The largest page a caller may ask of a donor-perk listing: the resource an operator granted the account
+   * (account-records/resources), else its donor tier's (donor-tiers.ts). One statement.
+   */
+  async maxPageSize(accountId: number, resource: 'max_badge_crafters' | 'max_find_owners'): Promise<number> {
+    const { donated, roles, granted } = await this.supportOf(accountId, resource);
+    return granted ?? maxPageSizeOf(donated, roles);
   }
 
-  /** What the donor tier is made of: the account's lifetime donations (cents) and its roles. */
-  async supportOf(accountId: number): Promise<{ donated: number; roles: HeldRole[] }> {
-    const [row]: { donated: string | null; roles: HeldRole[] | null }[] = await this.roles.query(
+  /** What the donor tier is made of: the account's lifetime donations (cents) and its roles; and a granted resource. */
+  async supportOf(accountId: number, resource = ''): Promise<{ donated: number; roles: HeldRole[]; granted: number | null }> {
+    const [row]: { donated: string | null; roles: HeldRole[] | null; granted: number | null }[] = await this.roles.query(
       `SELECT (SELECT donated FROM accounts WHERE account_id = $1) AS donated,
-              (SELECT json_agg(json_build_object('role', role, 'extras', extras)) FROM account_roles WHERE account_id = $1) AS roles`,
-      [accountId],
+              (SELECT json_agg(json_build_object('role', role, 'extras', extras)) FROM account_roles WHERE account_id = $1) AS roles,
+              ${GRANTED_VALUE_SQL('$1', '$2')} AS granted`,
+      [accountId, resource],
     );
-    return { donated: Number(row?.donated ?? 0), roles: row?.roles ?? [] };
+    return { donated: Number(row?.donated ?? 0), roles: row?.roles ?? [], granted: row?.granted ?? null };
   }
 }
 

@@ -77,3 +77,14 @@ export class V1AccountUpdateVanityRequestBody {
   })
   vanity?: string | null;
 }
+
+/** The roles a user may show as their `chosenRole` (the reference's donation roles), when they hold them. */
+export const CHOOSABLE_ROLES = ['amber', 'amethyst', 'emerald', 'sapphire', 'ruby', 'diamond', 'astral', 'nebula'] as const;
+
+export class V1AccountUpdateRoleRequestBody {
+  @ApiPropertyOptional({
+    enum: CHOOSABLE_ROLES,
+    description: 'The role the account should show, one it holds; left out, the default (its highest-rated role).',
+  })
+  role?: (typeof CHOOSABLE_ROLES)[number];
+}

@@ -53,14 +53,16 @@ export interface SettingsParts {
 }
 
 /**
- * The role shown beside the account: the one its user chose, else a default from the roles it holds — the
+ * The role shown beside the account: the one its user chose (`account.updateRole`) while it holds it, else a default from the roles it holds — the
  * highest-rated one the wire names (`Role`; `user` only when it is the only one), so a staff account shows `staff`
  * rather than nothing. The tier is the one chosen, else the account's donor tier (account-records/donor-tiers.ts),
  * else '' (no tier: the reference's value for "no override").
  */
 export function chosenRoleOf(settings: AccountSettingsEntity, roles: readonly HeldRole[], tier: DonorTier | null): ChosenRole | null {
   const named = roles.filter((held) => (ROLES as readonly string[]).includes(held.role));
-  const role = settings.chosenRole ?? (named.find((held) => held.role !== 'user') ?? named[0])?.role ?? null;
+  // A chosen role the account no longer holds (revoked since) falls back to the default.
+  const chosen = roles.some((held) => held.role === settings.chosenRole) ? settings.chosenRole : null;
+  const role = chosen ?? (named.find((held) => held.role !== 'user') ?? named[0])?.role ?? null;
   return role === null ? null : { role, tier: settings.chosenTier ?? tier ?? '' };
 }
 

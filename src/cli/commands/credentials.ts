@@ -1,6 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { AccountAdminService } from '../../accounts/account-admin.service';
 import { Role } from '../../account-records/account.enums';
+import { CLI_ACTOR } from '../../staff/audit-log';
+import { StaffChanges } from '../../staff/staff-changes.service';
 import { ApiKeyService } from '../../auth/api-key.service';
 import { DeveloperAppEnvironment } from '../../auth/entities/api-key.entity';
 import { SessionService } from '../../auth/session.service';
@@ -61,8 +63,14 @@ export async function changeRole(
   action: 'grant' | 'revoke',
   options: { account: number; role: Role },
 ): Promise<void> {
-  const accounts = app.get(AccountAdminService);
-  if (action === 'grant') await accounts.grantRole(options.account, options.role);
-  else await accounts.revokeRole(options.account, options.role);
+  // The same service as admin.updateRoles: the change is audited (as the CLI's) and reaches every process's copies.
+  const staff = app.get(StaffChanges);
+  if (action === 'grant') {
+    await app.get(AccountAdminService).ensureAccount(options.account);
+    await staff.grantRole(CLI_ACTOR, options.account, options.role);
+  } else if (!(await staff.revokeRole(CLI_ACTOR, options.account, options.role))) {
+    out(`account ${options.account} does not hold ${options.role}`);
+    return;
+  }
   out(`${action === 'grant' ? 'granted' : 'revoked'} ${options.role} for account ${options.account}`);
 }

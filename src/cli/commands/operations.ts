@@ -2,7 +2,9 @@ import { INestApplicationContext } from '@nestjs/common';
 import { AccountAdminService } from '../../accounts/account-admin.service';
 import { derivedStateKeepers, rebuildDerivedState } from '../../derived/derived-state';
 import { DonationsService } from '../../donations/donations.service';
-import { MaintenanceService } from '../../site/maintenance.service';
+import { MaintenanceAdmin } from '../../maintenance/maintenance-admin.service';
+import { ProblemException } from '../../common/problem/problem.exception';
+import { CLI_ACTOR } from '../../staff/audit-log';
 import { UsageError } from '../arguments';
 import { out } from '../cli-app';
 
@@ -12,7 +14,7 @@ export async function createMaintenance(
   app: INestApplicationContext,
   options: { title: string; message: string; paths?: string[]; starts?: Date; ends?: Date },
 ): Promise<void> {
-  const event = await app.get(MaintenanceService).create({
+  const event = await app.get(MaintenanceAdmin).create(CLI_ACTOR, {
     title: options.title,
     message: options.message,
     paths: options.paths,
@@ -23,14 +25,21 @@ export async function createMaintenance(
 }
 
 export async function listMaintenance(app: INestApplicationContext): Promise<void> {
-  for (const event of await app.get(MaintenanceService).current())
+  for (const event of await app.get(MaintenanceAdmin).all())
     out([event.uid, event.enabled ? 'enabled' : 'disabled', event.paths?.join(','), event.title].join('\t'));
 }
 
+/** The same service as `admin.maintenance.update/delete`: audited as the CLI's, announced to streams and webhooks. */
 export async function changeMaintenance(app: INestApplicationContext, action: 'enable' | 'disable' | 'delete', uid: string): Promise<void> {
-  const maintenance = app.get(MaintenanceService);
-  const done = action === 'delete' ? await maintenance.remove(uid) : await maintenance.setEnabled(uid, action === 'enable');
-  out(done ? `${action}d ${uid}` : `no maintenance event ${uid}`);
+  const maintenance = app.get(MaintenanceAdmin);
+  try {
+    if (action === 'delete') await maintenance.remove(CLI_ACTOR, uid);
+    else await maintenance.update(CLI_ACTOR, uid, { enabled: action === 'enable' });
+  } catch (error) {
+    if (error instanceof ProblemException && error.getStatus() === 404) return out(`no maintenance event ${uid}`);
+    throw error;
+  }
+  out(`${action}d ${uid}`);
 }
 
 export async function recordDonation(app: INestApplicationContext, options: { cents: number; account?: number; at?: Date }): Promise<void> {

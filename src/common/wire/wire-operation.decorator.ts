@@ -1,4 +1,4 @@
-import { applyDecorators, Header, HttpCode, Post, SetMetadata, Sse, Type, UseGuards } from '@nestjs/common';
+import { applyDecorators, Get, Header, HttpCode, Post, SetMetadata, Sse, Type, UseGuards } from '@nestjs/common';
 import {
   ApiBody,
   ApiExtension,
@@ -45,8 +45,10 @@ const ACCESS: Record<AuthPolicy, string> = {
 };
 
 export interface WireOperationOptions {
-  /** Wire operation id, also the path: `POST /v1/<operationId>`. */
+  /** Wire operation id, also the path: `POST /v1/<operationId>` (or GET, see `method`). */
   operationId: string;
+  /** The wire reference's method: POST unless it names GET (`location.getLocations`), which then takes no body. */
+  method?: 'GET' | 'POST';
   summary: string;
   /** What the operation does; the document prefixes it with the access class. */
   description: string;
@@ -82,7 +84,7 @@ const NO_STORE_POLICIES: ReadonlySet<AuthPolicy> = new Set<AuthPolicy>(['session
  */
 export function WireOperation(options: WireOperationOptions) {
   const decorators = [
-    Post(options.operationId),
+    options.method === 'GET' ? Get(options.operationId) : Post(options.operationId),
     HttpCode(options.response || options.bareResponse ? 200 : 204),
     ...contract(options, OPERATION_TRANSPORT_ERRORS),
   ];
@@ -100,7 +102,7 @@ export function WireOperation(options: WireOperationOptions) {
   } else {
     decorators.push(ApiNoContentResponse({ description: options.responseDescription ?? 'Accepted; no body.' }));
   }
-  if (options.noBody) {
+  if (options.noBody && options.method !== 'GET') {
     decorators.push(UseGuards(EmptyBodyGuard), ApiBody({ required: false, schema: { type: 'object', maxProperties: 0 } }));
   }
   if (options.noStore ?? NO_STORE_POLICIES.has(options.auth)) decorators.push(Header('Cache-Control', 'no-store'));

@@ -22,6 +22,8 @@ export interface SessionAccountRow {
   donated: number;
   email: string | null;
   roles: RoleRecord[];
+  /** Resources an operator granted the account (account-records/resources): resource → value. */
+  granted?: Record<string, string>;
 }
 
 /** What `resources` says, stated once for the OpenAPI description. */
@@ -33,20 +35,24 @@ export const RESOURCES_DESCRIPTION = [
   '`account_refresh_rate` — seconds between two updates of an account the caller may queue (`UPDATE_COOLDOWN_SECONDS`;',
   '`0` for `staff`, `owner` and `developer`, who may skip it with `force`);',
   '`inventory_refresh_rate` — seconds between two `account.refreshInventory` of the account (the same cooldown, for everyone).',
+  'An operator may grant an account another `developer_apps`, `max_badge_crafters` or `max_find_owners` (`admin.updateResources`),',
+  'which then replaces the computed value where it is enforced.',
   'Resources the reference names and this service does not limit are left out.',
 ].join(' ');
 
-export function toResources(row: Pick<SessionAccountRow, 'donated' | 'roles'>, limits: ResourceLimits): Resource[] {
+/** The resources an account has: computed, with the ones an operator granted it in their place. */
+export function toResources(row: Pick<SessionAccountRow, 'donated' | 'roles' | 'granted'>, limits: ResourceLimits): Resource[] {
   const roles = row.roles.map((held) => held.role);
   const pageSize = String(maxPageSizeOf(row.donated, row.roles));
   const cooldown = String(limits.updateCooldownSeconds);
-  return [
+  const computed: Resource[] = [
     { resource: 'developer_apps', value: String(limits.developerAppsPerAccount) },
     { resource: 'max_badge_crafters', value: pageSize },
     { resource: 'max_find_owners', value: pageSize },
     { resource: 'account_refresh_rate', value: roles.some((role) => STAFF_ROLES.includes(role)) ? '0' : cooldown },
     { resource: 'inventory_refresh_rate', value: cooldown },
   ];
+  return computed.map((resource) => ({ resource: resource.resource, value: row.granted?.[resource.resource] ?? resource.value }));
 }
 
 export function toSessionBody(row: SessionAccountRow, session: UserSessionEntity, limits: ResourceLimits): V1AccountGetSessionBody {
