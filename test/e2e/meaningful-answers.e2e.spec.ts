@@ -344,4 +344,73 @@ describe('answers that mean what they say', () => {
     expect(got.filter((change) => unrefreshed.has(change.accountId as number)).length).toBeGreaterThan(0);
     for (const change of got) expect(change.rankDelta).toBe((change.oldRank as number) - (change.newRank as number));
   });
+
+  it('should show a score of 0 as unranked in the changes, and entering the board as a climb', async () => {
+    // An account without a foil badge whose next refresh finds one (the simulator's truth, a year after the last ones).
+    const universe = ctx.simulator.universe;
+    const now = universe.tickAt(ctx.clock.now);
+    const foils = (accountId: number) => universe.badges(accountId, now).badges.filter((badge) => badge.borderColor === 1).length;
+    const before: Row[] = await ctx.dataSource.query('SELECT account_id, foil_badges FROM accounts WHERE updated_at IS NOT NULL');
+    const newcomer = before.find((row) => Number(row.foil_badges) === 0 && foils(row.account_id) > 0);
+    expect(newcomer).toBeDefined();
+    const oldScored = before.filter((row) => Number(row.foil_badges) > 0).length;
+    const [{ movers }] = await ctx.dataSource.query(
+      `SELECT count(DISTINCT account_id)::int AS movers FROM account_updates u WHERE status = 'completed'
+          AND EXISTS (SELECT 1 FROM account_updates p WHERE p.account_id = u.account_id AND p.status = 'completed' AND p.finished_at < u.finished_at)`,
+    );
+    await refresh([newcomer!.account_id], true);
+    const after: Row[] = await ctx.dataSource.query('SELECT account_id, foil_badges FROM accounts WHERE updated_at IS NOT NULL');
+    const newRank = recomputedRank(after, 'foil_badges', newcomer!.account_id);
+    expect(newRank).toBeGreaterThan(0);
+    const pick = ({ accountId, oldRank, newRank, rankDelta, oldScore, newScore }: Record<string, unknown>) => ({
+      accountId,
+      oldRank,
+      newRank,
+      rankDelta,
+      oldScore,
+      newScore,
+    });
+    for (const [metric, topFilter] of [
+      ['rank', undefined],
+      ['score', undefined],
+      ['rank', '1000'],
+    ] as const) {
+      const body = {
+        leaderboard: 'foil_badges',
+        window: '24h',
+        metric,
+        direction: 'improvements',
+        limit: 1000,
+        ...(topFilter ? { topFilter } : {}),
+      };
+      const got = (await post('leaderboard.getChanges', body).expect(200)).body.changes as Record<string, unknown>[];
+      const expected: Record<string, unknown>[] = await ctx.dataSource.query(changesReferenceSql('foil_badges', metric, 'improvements'), [
+        'foilBadges',
+        new Date(Date.now() - 86_400_000),
+        topFilter ? Number(topFilter) : null,
+        1000,
+        0,
+      ]);
+      expect({ body, got: got.map(pick) }).toEqual({ body, got: expected.map(pick) });
+      // Unranked at the window's start (0, as on the board and the profile), ranked now; the climb counts from the
+      // place after the old board's last ranked account (at least those ranked before the refresh less the movers).
+      const entry = got.map(pick).find((change) => change.accountId === newcomer!.account_id);
+      expect(entry).toEqual({
+        accountId: newcomer!.account_id,
+        oldRank: 0,
+        newRank,
+        rankDelta: expect.any(Number),
+        oldScore: 0,
+        newScore: Number(after.find((row) => row.account_id === newcomer!.account_id)!.foil_badges),
+      });
+      expect(entry!.rankDelta).toBeGreaterThanOrEqual(oldScored - movers + 1 - newRank);
+      expect(entry!.rankDelta).toBeGreaterThan(0);
+      for (const change of got) {
+        if (change.oldScore === 0) expect(change.oldRank).toBe(0);
+        if (change.newScore === 0) expect(change.newRank).toBe(0);
+      }
+    }
+    const profile = (await post('account.getInfo', { id: { accountId: newcomer!.account_id } }).expect(200)).body;
+    expect(ranksOf(profile, 'foil_badges').ranks.split(',')[0]).toBe(String(newRank));
+  });
 });
