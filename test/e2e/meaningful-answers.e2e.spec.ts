@@ -369,6 +369,58 @@ describe('answers that mean what they say', () => {
     expect(viaPath.path[1]).toBeNull();
   });
 
+  it('should withhold a hidden account between the ends of a friend path, card and id, and show hidden ends', async () => {
+    // Two tracked accounts, not friends, with a tracked friend in common (either list naming the other).
+    const [trio] = await ctx.dataSource.query(
+      `WITH edges AS (SELECT account_id AS x, friend_account_id AS y FROM account_friends
+                      UNION SELECT friend_account_id, account_id FROM account_friends),
+            tracked AS (SELECT account_id FROM accounts WHERE updated_at IS NOT NULL)
+       SELECT e1.x AS a, e2.y AS b, e1.y AS via FROM edges e1 JOIN edges e2 ON e2.x = e1.y
+        WHERE e1.x < e2.y AND e1.x IN (SELECT account_id FROM tracked) AND e2.y IN (SELECT account_id FROM tracked)
+          AND e1.y IN (SELECT account_id FROM tracked)
+          AND NOT EXISTS (SELECT 1 FROM edges d WHERE d.x = e1.x AND d.y = e2.y)
+        ORDER BY e1.x, e2.y, e1.y LIMIT 1`,
+    );
+    expect(trio).toBeDefined();
+    const hide = (accountId: number, hidden: boolean) =>
+      ctx.dataSource.query(
+        `INSERT INTO account_settings (account_id, email, hidden) VALUES ($1, $3, $2)
+         ON CONFLICT (account_id) DO UPDATE SET hidden = $2`,
+        [accountId, hidden, `hidden-${accountId}@users.invalid`],
+      );
+    const find = async () =>
+      (
+        await post('account.findFriendPath', {
+          from: { id: { accountId: trio.a } },
+          to: { id: { accountId: trio.b } },
+          maxPaths: 50,
+        }).expect(200)
+      ).body as { found: boolean; paths: { distance: number; path: ({ steamId: string } | null)[]; steamIds: (string | null)[] }[] };
+    const shown = await find();
+    expect(shown.paths.some((path) => path.steamIds[1] === steamId64Of(trio.via) && path.path[1]?.steamId === steamId64Of(trio.via))).toBe(
+      true,
+    );
+    await hide(trio.via, true);
+    await hide(trio.a, true);
+    try {
+      const withheld = await find();
+      // The same paths, the hidden hop unnamed wherever it stood; the hidden end still shown.
+      expect(withheld.paths.map((path) => path.distance)).toEqual(shown.paths.map((path) => path.distance));
+      expect(JSON.stringify(withheld)).not.toContain(steamId64Of(trio.via));
+      withheld.paths.forEach((path, i) => {
+        expect(path.steamIds).toEqual(shown.paths[i].steamIds.map((id) => (id === steamId64Of(trio.via) ? null : id)));
+        expect(path.steamIds[0]).toBe(steamId64Of(trio.a));
+        expect(path.path[0]?.steamId).toBe(steamId64Of(trio.a));
+        path.steamIds.forEach((id, j) => {
+          if (id === null) expect(path.path[j]).toBeNull();
+        });
+      });
+    } finally {
+      await hide(trio.via, false);
+      await hide(trio.a, false);
+    }
+  });
+
   it('should name the untracked hops of an owner’s friend path, never a hidden account', async () => {
     // A caller and an owner, both tracked, not friends, whose lists both name an account the service does not track;
     // the owner's rarest item, so it is listed on the first page.
