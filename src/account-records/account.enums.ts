@@ -1,3 +1,8 @@
+import { STEAM_ID64_BASE, steamId64Of } from '../platform/client/account-ids';
+
+// The platform's 64-bit ids are its client's to define (platform/client/account-ids.ts); named here too for the areas.
+export { STEAM_ID64_BASE, steamId64Of };
+
 export const ACCOUNT_PRIVACY = ['private', 'public', 'friends_only'] as const;
 export type AccountPrivacy = (typeof ACCOUNT_PRIVACY)[number];
 
@@ -31,13 +36,6 @@ export const ROLES = [
   'nebula',
 ] as const;
 export type Role = (typeof ROLES)[number];
-
-/** The platform's 64-bit id is a fixed offset from the 32-bit account id. */
-export const STEAM_ID64_BASE = 76561197960265728n;
-
-export function steamId64Of(accountId: number): string {
-  return (STEAM_ID64_BASE + BigInt(accountId)).toString();
-}
 
 /** The 32-bit account id of a 64-bit id, or null when the id is not an individual account's. */
 export function accountIdOf(steamId64: string): number | null {

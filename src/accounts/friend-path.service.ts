@@ -47,7 +47,13 @@ export class FriendPathService {
           );
     // The cards of both ends tell whether they are tracked (the search needs only ids): no lookup query of its own.
     // They go out as PostgreSQL wrote them (RawJson): up to ten paths of up to seven cards are most of the answer.
-    const cards = await this.accounts.rawByIds([...new Set([from, to, ...paths.flat()])]);
+    // A hop between the ends that chose to be hidden is withheld, card and id, as on boards and owner pages (the ends
+    // are the caller's own choice and always shown).
+    const between = [...new Set(paths.flatMap((path) => path.slice(1, -1)))];
+    const [cards, hidden] = await Promise.all([
+      this.accounts.rawByIds([...new Set([from, to, ...between])]),
+      between.length ? this.accounts.hiddenAmong(between) : new Set<number>(),
+    ]);
     if (!cards.has(from) || !cards.has(to)) throw notTracked();
     return holdRawJson({
       found: paths.length > 0,
@@ -55,8 +61,8 @@ export class FriendPathService {
       // two paths through different untracked accounts never look alike.
       paths: paths.map((path) => ({
         distance: path.length - 1,
-        path: path.map((id) => cards.get(id) ?? null),
-        steamIds: path.map(steamId64Of),
+        path: path.map((id) => (hidden.has(id) ? null : (cards.get(id) ?? null))),
+        steamIds: path.map((id) => (hidden.has(id) ? null : steamId64Of(id))),
       })),
     });
   }

@@ -8,6 +8,7 @@ import { LeaderboardAccountsService } from '../account-records/cards/leaderboard
 import { Principal } from '../common/auth/principal';
 import { FindOwnersRequestBody, FindOwnersResponseBody, Owner } from './dto/find-owners.dto';
 import { ownerPaths } from './owner-paths';
+import { steamId64Of } from '../account-records/account.enums';
 
 interface OwnerRow {
   grp: string;
@@ -59,7 +60,8 @@ export class ItemOwnersService {
       ...new Set([...rows.map((row) => row.account_id), ...[...paths.values()].flat()]),
     ]);
     // Accounts that chose to be hidden keep their places, as null accounts (the caller still sees itself).
-    const cards = { get: (id: number) => (hidden.has(id) && id !== caller?.accountId ? undefined : all.get(id)) };
+    const shown = (id: number) => !hidden.has(id) || id === caller?.accountId;
+    const cards = { get: (id: number) => (shown(id) ? all.get(id) : undefined) };
     return {
       items: classIds.map((classId) => ({
         classId: Number(classId),
@@ -73,7 +75,15 @@ export class ItemOwnersService {
               amount: row.amount,
               assetId: Number(row.asset_id),
               pathFound: Boolean(path),
-              ...(path ? { distance: path.length - 1, path: path.map((id) => cards.get(id) ?? null) } : {}),
+              ...(path
+                ? {
+                    distance: path.length - 1,
+                    path: path.map((id) => cards.get(id) ?? null),
+                    // Untracked hops have no card but are named, as account.findFriendPath names them; hidden ones stay
+                    // unnamed (their card is withheld too).
+                    steamIds: path.map((id) => (shown(id) ? steamId64Of(id) : null)),
+                  }
+                : {}),
             };
           }),
       })),

@@ -9,7 +9,7 @@ import { accountOf } from '../ranks/rank-scopes';
 import { COLUMN_BOARDS, SNAPSHOT_COUNTERS } from '../ranks/account-boards';
 import { BoardChanges } from './changes/board-changes.service';
 import { LiveWindow, SetKind, isLiveWindow } from './changes/change-keys';
-import { ChangeRow, rankDelta, scoreDelta } from './changes/change-rows';
+import { ChangeRow, inTopAtEitherEnd, rankDelta, scoreDelta, shownRank } from './changes/change-rows';
 import { LIVE_PAGE } from './changes/change-scripts';
 import { ChangeSnapshots, SnapshotList } from './changes/change-snapshots.service';
 import { LeaderboardGetChangesRequestBody as Request, LeaderboardGetChangesResponseBody } from './dto/changes.dto';
@@ -21,7 +21,8 @@ type LivePageScript = (...args: (string | number)[]) => Promise<(number | string
  * window found before it ran (an account's very first update has no "before" and is not a change); the old board
  * is the current one with every mover back at its old score. Ranks follow the rank engine: every refreshed
  * account holds one (hidden ones too, though they are never listed), ties go to the lower account id, and a score
- * of 0 shares the board's last rank. Listed by rank, accounts that were not refreshed but that movers passed (they
+ * of 0 is unranked: rank 0 on the wire, in no top N, and the place after the board's last ranked account for the
+ * rank change (entering a board is a climb; change-rows.ts). Listed by rank, accounts that were not refreshed but that movers passed (they
  * fell; or rose, when a mover fell past them) are movers too, within the board's first FALLERS_DEPTH places
  * (change-snapshot-computer.ts).
  *
@@ -77,8 +78,8 @@ export class ChangesService {
         .filter((row) => !hidden.has(row.accountId))
         .map((row) => ({
           accountId: row.accountId,
-          oldRank: row.oldRank,
-          newRank: row.newRank,
+          oldRank: shownRank(row.oldRank, row.oldScore),
+          newRank: shownRank(row.newRank, row.newScore),
           rankDelta: rankDelta(row),
           oldScore: row.oldScore,
           newScore: row.newScore,
@@ -98,7 +99,7 @@ export class ChangesService {
       return this.snapshots.read(version, board, request.window, list, offset, limit);
     }
     const list = `top-${request.metric}-${up ? 'up' : 'down'}` as SnapshotList;
-    const inTop = (row: ChangeRow) => row.newRank <= top || row.oldRank <= top;
+    const inTop = (row: ChangeRow) => inTopAtEitherEnd(row, top);
     return this.snapshots.read(version, board, request.window, list, offset, limit, inTop);
   }
 

@@ -11,6 +11,7 @@ import { MarketCallPace } from '../platform/client/call-budget';
 import { PlatformHttpError, PlatformMarketBusyError, PlatformUnavailableError } from '../platform/client/platform-client';
 import { AppPricer } from './app-pricer.service';
 import { AppCardSets } from './app-card-sets.service';
+import { BadgeArt } from './badge-art.service';
 import { toMarketPriceTick } from './mappers/market-price-tick.mapper';
 import { PriceTicks } from './price-ticks';
 
@@ -54,6 +55,7 @@ export class PricingCycle {
   constructor(
     private readonly pricer: AppPricer,
     private readonly cardSets: AppCardSets,
+    private readonly badgeArt: BadgeArt,
     private readonly pace: MarketCallPace,
     private readonly ticks: PriceTicks,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -73,6 +75,7 @@ export class PricingCycle {
       await this.enrol();
       // The apps' card sets first (a few market calls): the prices below are of the sets the platform lists.
       await this.readCardSets(signal);
+      await this.readBadgeArt(signal);
       return await this.priceBatch(deadline, signal);
     } finally {
       await releaseLock(this.redis, lock, token);
@@ -105,6 +108,17 @@ export class PricingCycle {
       if (signal?.aborted) return;
       if (!(error instanceof PlatformUnavailableError || error instanceof PlatformMarketBusyError)) throw error;
       this.logger.warn({ msg: 'card sets not read this cycle', error: error.message });
+    }
+  }
+
+  /** The badges' names and images due (BadgeArt), a few paced calls; a platform away or busy leaves them for later. */
+  private async readBadgeArt(signal?: AbortSignal): Promise<void> {
+    try {
+      await this.badgeArt.refreshDue(undefined, signal);
+    } catch (error) {
+      if (signal?.aborted) return;
+      if (!(error instanceof PlatformUnavailableError || error instanceof PlatformMarketBusyError)) throw error;
+      this.logger.warn({ msg: 'badge names and images not read this cycle', error: error.message });
     }
   }
 

@@ -84,6 +84,7 @@ describe('flat reads: maintained owner counts, leaderboard changes, trending vie
       accountId: c.accountId,
       oldRank: c.oldRank,
       newRank: c.newRank,
+      rankDelta: c.rankDelta,
       oldScore: c.oldScore,
       newScore: c.newScore,
       latest: c.latestDate,

@@ -2,6 +2,7 @@ import { DonationsService } from '../../src/donations/donations.service';
 import { DONOR_TIERS, TIER_FROM_CENTS, maxPageSizeOf, HeldRole } from '../../src/account-records/donor-tiers';
 import { AppCardSets } from '../../src/pricing/app-card-sets.service';
 import { AppPricer } from '../../src/pricing/app-pricer.service';
+import { BadgeArt } from '../../src/pricing/badge-art.service';
 import { steamId64Of } from '../../src/account-records/account.enums';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 import { UNKNOWN_CREATED_AT } from '../../src/account-records/cards/card-values';
@@ -9,6 +10,7 @@ import { changesReferenceSql } from '../support/changes-reference';
 
 /** Tracked accounts a board's scope needs for best ranks and milestones in this suite (POPULATED_BOARD_MIN_ACCOUNTS). */
 const MIN_ACCOUNTS = 20;
+const idOf = (steamId: string) => Number(BigInt(steamId) - 76561197960265728n);
 /** Refreshed before the board is populated, then the rest. */
 const EARLY = 8;
 const ALL = 40;
@@ -253,6 +255,70 @@ describe('answers that mean what they say', () => {
     }
   });
 
+  it('should name and picture each badge as the platform’s badge page of its lowest level held shows it', async () => {
+    expect(await ctx.worker!.get(BadgeArt).refreshDue(10_000)).toBeGreaterThan(0);
+    const universe = ctx.simulator.universe;
+    // Recomputed from the stored rows: each held badge's lowest level among its public tracked holders, whose art is
+    // the simulator's (the platform's truth) at that level. No time passed since those holders were refreshed.
+    const stored: {
+      id: number;
+      app_id: number | null;
+      platform_badge_id: number;
+      is_foil: boolean;
+      name: string;
+      image: string;
+      level: number | null;
+    }[] = await ctx.dataSource.query(
+      `SELECT b.id, b.app_id, b.platform_badge_id, b.is_foil, b.name, b.image,
+                (SELECT min(ab.level) FROM account_badges ab JOIN accounts a ON a.account_id = ab.account_id
+                  WHERE ab.badge_id = b.id AND a.privacy = 'public') AS level
+           FROM badges b JOIN badge_holder_stats s ON s.badge_id = b.id AND s.holders > 0 ORDER BY b.id`,
+    );
+    const expected = (badge: (typeof stored)[number]) => {
+      if (badge.level === null) return { name: '', image: '' };
+      const art = universe.badgeArt({ appId: badge.app_id ?? 0, badgeId: badge.platform_badge_id, foil: badge.is_foil }, badge.level);
+      return { name: art.name, image: `${art.iconHash}.png` };
+    };
+    for (const badge of stored)
+      expect({ id: badge.id, name: badge.name, image: badge.image }).toEqual({ id: badge.id, ...expected(badge) });
+    expect(stored.filter((badge) => badge.app_id !== null && badge.name !== '').length).toBeGreaterThan(10);
+    expect(stored.some((badge) => badge.app_id === null && badge.name !== '')).toBe(true);
+    // Names the page escapes come back as the platform wrote them.
+    expect(stored.some((badge) => badge.name.includes(' & '))).toBe(true);
+    const byId = new Map(stored.map((badge) => [`bdg_${badge.id}`, badge]));
+    // On the wire a badge not read yet keeps the name derived from its app (or its special id), and no image.
+    const onWire = (badge: (typeof stored)[number]) =>
+      badge.level === null ? { name: expect.stringMatching(/ Badge$|^Community badge #/), image: '' } : expected(badge);
+    // Every wire record that carries a badge's name and image: the catalogue of an app, the badge boards, a holder's badges.
+    const board = (await post('leaderboard.listBadges', {}).expect(200)).body.badges as { badgeId: string; name: string; image: string }[];
+    expect(board.length).toBe(stored.length);
+    for (const badge of board)
+      expect({ id: badge.badgeId, name: badge.name, image: badge.image }).toEqual({
+        id: badge.badgeId,
+        ...onWire(byId.get(badge.badgeId)!),
+      });
+    const named = stored.find((badge) => badge.app_id !== null && badge.name !== '')!;
+    const inApp = (await post('app.listBadges', { appId: named.app_id }).expect(200)).body.badges as {
+      badgeId: string;
+      name: string;
+      badgeImage: string;
+    }[];
+    expect(inApp.find((badge) => badge.badgeId === `bdg_${named.id}`)).toMatchObject({ name: named.name, badgeImage: named.image });
+    const [holder] = await ctx.dataSource.query('SELECT account_id FROM account_badges WHERE badge_id = $1 LIMIT 1', [named.id]);
+    const held = (
+      await post('account.listBadges', { id: { accountId: holder.account_id }, order: { by: 'xp', direction: 'desc' }, page: 1 }).expect(
+        200,
+      )
+    ).body.badges as { badgeId: string; name: string; badgeImage: string }[];
+    for (const badge of held) {
+      const row = byId.get(badge.badgeId)!;
+      expect({ id: badge.badgeId, name: badge.name, image: badge.badgeImage }).toEqual({
+        id: badge.badgeId,
+        ...onWire(row),
+      });
+    }
+  });
+
   it('should price an account’s apps by their card sets', async () => {
     const [owned] = await ctx.dataSource.query('SELECT account_id, app_id FROM account_apps ORDER BY account_id, app_id LIMIT 1');
     await ctx.dataSource.query(
@@ -303,6 +369,125 @@ describe('answers that mean what they say', () => {
     expect(viaPath.path[1]).toBeNull();
   });
 
+  it('should withhold a hidden account between the ends of a friend path, card and id, and show hidden ends', async () => {
+    // Two tracked accounts, not friends, with a tracked friend in common (either list naming the other).
+    const [trio] = await ctx.dataSource.query(
+      `WITH edges AS (SELECT account_id AS x, friend_account_id AS y FROM account_friends
+                      UNION SELECT friend_account_id, account_id FROM account_friends),
+            tracked AS (SELECT account_id FROM accounts WHERE updated_at IS NOT NULL)
+       SELECT e1.x AS a, e2.y AS b, e1.y AS via FROM edges e1 JOIN edges e2 ON e2.x = e1.y
+        WHERE e1.x < e2.y AND e1.x IN (SELECT account_id FROM tracked) AND e2.y IN (SELECT account_id FROM tracked)
+          AND e1.y IN (SELECT account_id FROM tracked)
+          AND NOT EXISTS (SELECT 1 FROM edges d WHERE d.x = e1.x AND d.y = e2.y)
+        ORDER BY e1.x, e2.y, e1.y LIMIT 1`,
+    );
+    expect(trio).toBeDefined();
+    const hide = (accountId: number, hidden: boolean) =>
+      ctx.dataSource.query(
+        `INSERT INTO account_settings (account_id, email, hidden) VALUES ($1, $3, $2)
+         ON CONFLICT (account_id) DO UPDATE SET hidden = $2`,
+        [accountId, hidden, `hidden-${accountId}@users.invalid`],
+      );
+    const find = async () =>
+      (
+        await post('account.findFriendPath', {
+          from: { id: { accountId: trio.a } },
+          to: { id: { accountId: trio.b } },
+          maxPaths: 50,
+        }).expect(200)
+      ).body as { found: boolean; paths: { distance: number; path: ({ steamId: string } | null)[]; steamIds: (string | null)[] }[] };
+    const shown = await find();
+    expect(shown.paths.some((path) => path.steamIds[1] === steamId64Of(trio.via) && path.path[1]?.steamId === steamId64Of(trio.via))).toBe(
+      true,
+    );
+    await hide(trio.via, true);
+    await hide(trio.a, true);
+    try {
+      const withheld = await find();
+      // The same paths, the hidden hop unnamed wherever it stood; the hidden end still shown.
+      expect(withheld.paths.map((path) => path.distance)).toEqual(shown.paths.map((path) => path.distance));
+      expect(JSON.stringify(withheld)).not.toContain(steamId64Of(trio.via));
+      withheld.paths.forEach((path, i) => {
+        expect(path.steamIds).toEqual(shown.paths[i].steamIds.map((id) => (id === steamId64Of(trio.via) ? null : id)));
+        expect(path.steamIds[0]).toBe(steamId64Of(trio.a));
+        expect(path.path[0]?.steamId).toBe(steamId64Of(trio.a));
+        path.steamIds.forEach((id, j) => {
+          if (id === null) expect(path.path[j]).toBeNull();
+        });
+      });
+    } finally {
+      await hide(trio.via, false);
+      await hide(trio.a, false);
+    }
+  });
+
+  it('should name the untracked hops of an owner’s friend path, never a hidden account', async () => {
+    // A caller and an owner, both tracked, not friends, whose lists both name an account the service does not track;
+    // the owner's rarest item, so it is listed on the first page.
+    const [pair] = await ctx.dataSource.query(
+      `SELECT a.account_id AS a, b.account_id AS b FROM account_friends a JOIN account_friends b ON b.friend_account_id = a.friend_account_id AND b.account_id <> a.account_id
+        WHERE NOT EXISTS (SELECT 1 FROM accounts t WHERE t.account_id = a.friend_account_id AND t.updated_at IS NOT NULL)
+          AND NOT EXISTS (SELECT 1 FROM account_friends d WHERE d.account_id = a.account_id AND d.friend_account_id = b.account_id)
+          AND NOT EXISTS (SELECT 1 FROM account_friends d WHERE d.account_id = b.account_id AND d.friend_account_id = a.account_id)
+          AND EXISTS (SELECT 1 FROM inventory_items i WHERE i.account_id = b.account_id)
+        ORDER BY a.account_id, b.account_id LIMIT 1`,
+    );
+    expect(pair).toBeDefined();
+    const [item] = await ctx.dataSource.query(
+      `SELECT i.class_id FROM inventory_items i JOIN item_class_owners o ON o.class_id = i.class_id
+        WHERE i.account_id = $1 ORDER BY o.owners, i.class_id LIMIT 1`,
+      [pair.b],
+    );
+    const token = await ctx.apiKey(pair.a);
+    const ownerOf = async () => {
+      const res = (await post('item.findOwners', { itemIds: [Number(item.class_id)], ownersPerItem: 25, maxDepth: 2 }, token).expect(200))
+        .body;
+      return res.items[0].owners.find((owner: { steamIds?: string[] }) => owner.steamIds?.at(-1) === steamId64Of(pair.b)) as
+        | { account: { steamId: string } | null; distance: number; path: ({ steamId: string } | null)[]; steamIds: (string | null)[] }
+        | undefined;
+    };
+    const owner = await ownerOf();
+    expect(owner).toMatchObject({ pathFound: true, distance: 2 });
+    expect(owner!.steamIds).toHaveLength(3);
+    expect(owner!.steamIds[0]).toBe(steamId64Of(pair.a));
+    // Each hop is named, tracked or not, and each pair of hops is a stored friendship (either list names the other).
+    const trackedRows: { account_id: number }[] = await ctx.dataSource.query(
+      'SELECT account_id FROM accounts WHERE updated_at IS NOT NULL',
+    );
+    const tracked = new Set(trackedRows.map((row) => steamId64Of(row.account_id)));
+    owner!.path.forEach((card, i) => {
+      expect(owner!.steamIds[i]).not.toBeNull();
+      if (card) expect(card.steamId).toBe(owner!.steamIds[i]);
+      else expect(tracked.has(owner!.steamIds[i]!)).toBe(false);
+    });
+    expect(owner!.path[1]).toBeNull();
+    for (let i = 0; i + 1 < owner!.steamIds.length; i++) {
+      const [x, y] = [idOf(owner!.steamIds[i]!), idOf(owner!.steamIds[i + 1]!)];
+      const [edge] = await ctx.dataSource.query(
+        'SELECT 1 FROM account_friends WHERE (account_id = $1 AND friend_account_id = $2) OR (account_id = $2 AND friend_account_id = $1)',
+        [x, y],
+      );
+      expect(edge).toBeDefined();
+    }
+    // An owner that chose to be hidden keeps its place, without a card and without an id.
+    await ctx.dataSource.query(
+      `INSERT INTO account_settings (account_id, email, hidden) VALUES ($1, 'hidden@users.invalid', true)
+       ON CONFLICT (account_id) DO UPDATE SET hidden = true`,
+      [pair.b],
+    );
+    try {
+      const res = (await post('item.findOwners', { itemIds: [Number(item.class_id)], ownersPerItem: 25, maxDepth: 2 }, token).expect(200))
+        .body;
+      const text = JSON.stringify(res);
+      expect(text).not.toContain(steamId64Of(pair.b));
+      const hidden = res.items[0].owners.filter((o: { account: unknown; pathFound: boolean }) => o.account === null && o.pathFound);
+      expect(hidden.length).toBeGreaterThan(0);
+      for (const o of hidden) expect(o.steamIds.at(-1)).toBeNull();
+    } finally {
+      await ctx.dataSource.query('UPDATE account_settings SET hidden = false WHERE account_id = $1', [pair.b]);
+    }
+  });
+
   it('should list by rank the accounts that fell without being refreshed', async () => {
     // The account that passes the most others over a year of simulated time, passing accounts nobody refreshes again.
     const universe = ctx.simulator.universe;
@@ -343,5 +528,74 @@ describe('answers that mean what they say', () => {
     const unrefreshed = new Set(once.map((row) => row.account_id));
     expect(got.filter((change) => unrefreshed.has(change.accountId as number)).length).toBeGreaterThan(0);
     for (const change of got) expect(change.rankDelta).toBe((change.oldRank as number) - (change.newRank as number));
+  });
+
+  it('should show a score of 0 as unranked in the changes, and entering the board as a climb', async () => {
+    // An account without a foil badge whose next refresh finds one (the simulator's truth, a year after the last ones).
+    const universe = ctx.simulator.universe;
+    const now = universe.tickAt(ctx.clock.now);
+    const foils = (accountId: number) => universe.badges(accountId, now).badges.filter((badge) => badge.borderColor === 1).length;
+    const before: Row[] = await ctx.dataSource.query('SELECT account_id, foil_badges FROM accounts WHERE updated_at IS NOT NULL');
+    const newcomer = before.find((row) => Number(row.foil_badges) === 0 && foils(row.account_id) > 0);
+    expect(newcomer).toBeDefined();
+    const oldScored = before.filter((row) => Number(row.foil_badges) > 0).length;
+    const [{ movers }] = await ctx.dataSource.query(
+      `SELECT count(DISTINCT account_id)::int AS movers FROM account_updates u WHERE status = 'completed'
+          AND EXISTS (SELECT 1 FROM account_updates p WHERE p.account_id = u.account_id AND p.status = 'completed' AND p.finished_at < u.finished_at)`,
+    );
+    await refresh([newcomer!.account_id], true);
+    const after: Row[] = await ctx.dataSource.query('SELECT account_id, foil_badges FROM accounts WHERE updated_at IS NOT NULL');
+    const newRank = recomputedRank(after, 'foil_badges', newcomer!.account_id);
+    expect(newRank).toBeGreaterThan(0);
+    const pick = ({ accountId, oldRank, newRank, rankDelta, oldScore, newScore }: Record<string, unknown>) => ({
+      accountId,
+      oldRank,
+      newRank,
+      rankDelta,
+      oldScore,
+      newScore,
+    });
+    for (const [metric, topFilter] of [
+      ['rank', undefined],
+      ['score', undefined],
+      ['rank', '1000'],
+    ] as const) {
+      const body = {
+        leaderboard: 'foil_badges',
+        window: '24h',
+        metric,
+        direction: 'improvements',
+        limit: 1000,
+        ...(topFilter ? { topFilter } : {}),
+      };
+      const got = (await post('leaderboard.getChanges', body).expect(200)).body.changes as Record<string, unknown>[];
+      const expected: Record<string, unknown>[] = await ctx.dataSource.query(changesReferenceSql('foil_badges', metric, 'improvements'), [
+        'foilBadges',
+        new Date(Date.now() - 86_400_000),
+        topFilter ? Number(topFilter) : null,
+        1000,
+        0,
+      ]);
+      expect({ body, got: got.map(pick) }).toEqual({ body, got: expected.map(pick) });
+      // Unranked at the window's start (0, as on the board and the profile), ranked now; the climb counts from the
+      // place after the old board's last ranked account (at least those ranked before the refresh less the movers).
+      const entry = got.map(pick).find((change) => change.accountId === newcomer!.account_id);
+      expect(entry).toEqual({
+        accountId: newcomer!.account_id,
+        oldRank: 0,
+        newRank,
+        rankDelta: expect.any(Number),
+        oldScore: 0,
+        newScore: Number(after.find((row) => row.account_id === newcomer!.account_id)!.foil_badges),
+      });
+      expect(entry!.rankDelta).toBeGreaterThanOrEqual(oldScored - movers + 1 - newRank);
+      expect(entry!.rankDelta).toBeGreaterThan(0);
+      for (const change of got) {
+        if (change.oldScore === 0) expect(change.oldRank).toBe(0);
+        if (change.newScore === 0) expect(change.newRank).toBe(0);
+      }
+    }
+    const profile = (await post('account.getInfo', { id: { accountId: newcomer!.account_id } }).expect(200)).body;
+    expect(ranksOf(profile, 'foil_badges').ranks.split(',')[0]).toBe(String(newRank));
   });
 });

@@ -3,7 +3,8 @@ import { FALLERS_DEPTH } from '../../src/leaderboards/changes/change-snapshot-co
 /**
  * leaderboard.getChanges recomputed from the base tables in one query (the per-request computation the service no
  * longer does), with the rank engine's rules: every refreshed account holds a rank (hidden ones too), ties go to
- * the lower account id, and a score of 0 shares the board's last rank. Hidden accounts are not listed. Besides the
+ * the lower account id, and a score of 0 is unranked: rank 0, in no top N, and the place after the board's last ranked
+ * account for the rank change (rankDelta). Hidden accounts are not listed. Besides the
  * movers, the accounts whose rank others moved (not refreshed in the window, scoring above 0) are listed within the
  * board's first FALLERS_DEPTH places.
  * Parameters: $1 the update counter, $2 the window start, $3 top N (or null), $4 limit, $5 offset.
@@ -33,10 +34,12 @@ export function changesReferenceSql(column: string, metric: 'score' | 'rank', di
              CASE WHEN old_score > 0 THEN row_number() OVER (ORDER BY old_score DESC, account_id)
                   ELSE (SELECT count(*) FROM board WHERE old_score > 0) + 1 END AS old_rank
         FROM board)
-    SELECT account_id AS "accountId", old_rank::int AS "oldRank", new_rank::int AS "newRank", old_score::int AS "oldScore",
-           new_score::int AS "newScore", latest
+    SELECT account_id AS "accountId", CASE WHEN old_score > 0 THEN old_rank ELSE 0 END::int AS "oldRank",
+           CASE WHEN new_score > 0 THEN new_rank ELSE 0 END::int AS "newRank", (old_rank - new_rank)::int AS "rankDelta",
+           old_score::int AS "oldScore", new_score::int AS "newScore", latest
       FROM ranked
-     WHERE (moved OR (new_score > 0 AND new_rank <= ${FALLERS_DEPTH})) AND NOT hidden AND ${wanted} AND ($3::int IS NULL OR new_rank <= $3 OR old_rank <= $3)
+     WHERE (moved OR (new_score > 0 AND new_rank <= ${FALLERS_DEPTH})) AND NOT hidden AND ${wanted}
+       AND ($3::int IS NULL OR (new_score > 0 AND new_rank <= $3) OR (old_score > 0 AND old_rank <= $3))
      ORDER BY abs(${delta}) DESC, account_id
      LIMIT $4 OFFSET $5`;
 }

@@ -155,8 +155,13 @@ export class ComparedTuple {
   @ApiProperty() appName: string;
   @ApiProperty() appImage: string;
   @ApiProperty({ example: 'game', description: '`game`, or `steam` for the platform’s special badges.' }) appType: string;
-  @ApiProperty() badgeName: string;
-  @ApiProperty() badgeImage: string;
+  @ApiProperty({
+    description:
+      'The platform’s name of the badge (its badge page’s, at the lowest level a tracked account holds); until read, the app’s name and “Badge”.',
+  })
+  badgeName: string;
+  @ApiProperty({ description: 'The platform’s image file of the badge (`<hash>.png`, from the same page); empty until read.' })
+  badgeImage: string;
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, description: 'The platform’s badge id.' }) steamId: number;
   @ApiProperty() isEvent: boolean;
   @ApiProperty() isFoil: boolean;

@@ -21,16 +21,18 @@ export class FriendPath {
   @ApiProperty({
     type: [LeaderboardAccount],
     nullable: true,
-    description: 'From `from` to `to`; an account the service does not track is null (its id is in `steamIds`).',
+    description:
+      'From `from` to `to`; an account the service does not track is null (its id is in `steamIds`), and so is a hop between the ends that chose to be hidden.',
   })
   path: (LeaderboardAccount | RawJson<LeaderboardAccount> | null)[] | null;
   @ApiProperty({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', nullable: true },
     example: ['76561197960265729', '76561197960265730'],
     description:
-      'The 64-bit id of every account of `path`, same order, tracked or not (an extension of this service: `path` has no card for an untracked hop).',
+      'The 64-bit id of every account of `path`, same order, tracked or not (an extension of this service: `path` has no card for an untracked hop); null for a hop between the ends that chose to be hidden.',
   })
-  steamIds: string[];
+  steamIds: (string | null)[];
 }
 
 export class V1AccountFindFriendPathResponseBody {

@@ -14,8 +14,13 @@ const int64 = (description?: string) => ApiProperty({ type: 'integer', format: '
 export class V1AppBadge {
   @ApiProperty({ example: 'bdg_123', description: 'The service’s public badge id.' }) badgeId: string;
   @int32('The platform’s badge id.') steamId: number;
-  @ApiProperty() name: string;
-  @ApiProperty() badgeImage: string;
+  @ApiProperty({
+    description:
+      'The platform’s name of the badge (its badge page’s, at the lowest level a tracked account holds); until read, the app’s name and “Badge”.',
+  })
+  name: string;
+  @ApiProperty({ description: 'The platform’s image file of the badge (`<hash>.png`, from the same page); empty until read.' })
+  badgeImage: string;
   @int32() appId: number;
   @ApiProperty() appName: string;
   @ApiProperty() appImage: string;

@@ -26,11 +26,17 @@ export class BadgeEntity {
   @Column('boolean', { default: false })
   isFoil: boolean;
 
+  /** The platform's name of the badge (its badge page's, pricing/badge-art.service.ts); '' until read. */
   @Column('text', { default: '' })
   name: string;
 
+  /** The platform's image file of the badge (`<hash>.png`, from the same page); '' until read. */
   @Column('text', { default: '' })
   image: string;
+
+  /** When the name and image were last read from a holder's badge page (null: never). */
+  @Column('timestamptz', { nullable: true })
+  artCheckedAt: Date | null;
 
   @Column('integer', { default: 1 })
   baseLevel: number;

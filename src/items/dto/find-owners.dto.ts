@@ -44,8 +44,20 @@ export class Owner {
   assetId: number;
   @ApiProperty({ description: 'A friend path from the caller exists within `maxDepth`.' }) pathFound: boolean;
   @ApiPropertyOptional({ type: 'integer', description: 'Hops from the caller.' }) distance?: number;
-  @ApiPropertyOptional({ type: [LeaderboardAccount], nullable: true, description: 'The caller first, the owner last.' })
+  @ApiPropertyOptional({
+    type: [LeaderboardAccount],
+    nullable: true,
+    description: 'The caller first, the owner last; an account the service does not track, or one that chose to be hidden, is null.',
+  })
   path?: (LeaderboardAccount | null)[] | null;
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', nullable: true },
+    example: ['76561197960265729', '76561197960265730', null, '76561197960265731'],
+    description:
+      'The 64-bit id of every account of `path`, same order: an untracked hop is named here, so distinct paths never look alike; an account that chose to be hidden stays null (an extension of this service).',
+  })
+  steamIds?: (string | null)[];
 }
 
 export class ItemOwners {

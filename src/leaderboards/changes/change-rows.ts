@@ -2,7 +2,9 @@ import { TimeSlices } from '../../common/scheduling/time-slices';
 
 /**
  * One listed change, as the services pass it around and as the snapshots store it. When the account last moved is
- * read with its card (`accounts.updated_at`).
+ * read with its card (`accounts.updated_at`). An end whose score is 0 is unranked; its rank here is the place after
+ * the board's last ranked account at that end (the rank engine's arithmetic), which only orders the listing by rank
+ * change: the wire shows it as 0 (shownRank).
  */
 export interface ChangeRow {
   accountId: number;
@@ -57,6 +59,17 @@ export async function packPositions(positions: number[], slices: TimeSlices): Pr
 /** The two orders of the listing: by the size of the change (score or rank), then by account id. */
 export const scoreDelta = (row: ChangeRow) => row.newScore - row.oldScore;
 export const rankDelta = (row: ChangeRow) => row.oldRank - row.newRank;
+
+/**
+ * A rank as the wire shows it: 0 for a score of 0, unranked as everywhere else (README "What the answers mean"). The
+ * delta still counts an unranked end as the place after the last ranked one: entering a board is a climb, leaving it
+ * a fall.
+ */
+export const shownRank = (rank: number, score: number) => (score > 0 ? rank : 0);
+
+/** Whether a row is within the top `top` at either end; an unranked end (a score of 0) is in no top. */
+export const inTopAtEitherEnd = (row: ChangeRow, top: number) =>
+  (row.newScore > 0 && row.newRank <= top) || (row.oldScore > 0 && row.oldRank <= top);
 
 export function byChange(delta: (row: ChangeRow) => number) {
   return (a: ChangeRow, b: ChangeRow) => Math.abs(delta(b)) - Math.abs(delta(a)) || a.accountId - b.accountId;

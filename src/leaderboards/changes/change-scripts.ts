@@ -81,7 +81,8 @@ return 1`;
  * not change sit where they sit now, so only the changed ones (the cur and old sets) differ:
  *   old rank = 1 + (accounts now ahead of the old score) − (changed movers now ahead of it)
  *                + (changed movers whose old score was ahead of it: the account's own place in the old set).
- * Scores of 0 are in no set and share the board's last rank (the rank engine's rule), on either end.
+ * Scores of 0 are in no set; their rank here is the place after the board's last ranked account, on either end
+ * (the service shows it as 0: unranked, change-rows.ts shownRank).
  */
 export const LIVE_PAGE = `${BEATS}
 local changes = redis.call('GET', KEYS[1])

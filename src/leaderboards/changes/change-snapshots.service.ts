@@ -7,7 +7,17 @@ import { APP_CONFIG } from '../../config/config.module';
 import { BoardScope } from '../../ranks/rank-reader.service';
 import { BoardChanges } from './board-changes.service';
 import { ChangeKeys, ChangeWindow, isLiveWindow } from './change-keys';
-import { ChangeRow, ROW_BYTES, byChange, packPositions, packRows, rankDelta, scoreDelta, unpackRows } from './change-rows';
+import {
+  ChangeRow,
+  ROW_BYTES,
+  byChange,
+  inTopAtEitherEnd,
+  packPositions,
+  packRows,
+  rankDelta,
+  scoreDelta,
+  unpackRows,
+} from './change-rows';
 import { TimeSlices } from '../../common/scheduling/time-slices';
 import { READ_SNAPSHOT } from './change-scripts';
 import { ChangeSnapshotComputer } from './change-snapshot-computer';
@@ -240,7 +250,7 @@ export class ChangeSnapshots {
     // The other lists are positions into `ordered`, filtered and sorted as positions. byChange orders any two rows
     // (the account id breaks ties), so a top list is its full list filtered.
     const positions = await slices.map(ordered, (_, i) => i);
-    const inTop = (i: number) => Math.min(ordered[i].oldRank, ordered[i].newRank) <= TOP;
+    const inTop = (i: number) => inTopAtEitherEnd(ordered[i], TOP);
     const byRank = byChange(rankDelta);
     const byRankChange = (i: number, j: number) => byRank(ordered[i], ordered[j]);
     const rankUp = await slices.sort(await slices.filter(positions, (i) => rankDelta(ordered[i]) > 0), byRankChange);

@@ -24,9 +24,14 @@ export class LeaderboardGetChangesRequestBody {
 
 export class LeaderboardChange {
   @ApiProperty({ type: 'integer' }) accountId: number;
-  @ApiProperty({ type: 'integer' }) oldRank: number;
-  @ApiProperty({ type: 'integer' }) newRank: number;
-  @ApiProperty({ type: 'integer', description: 'oldRank − newRank: positive is a climb.' }) rankDelta: number;
+  @ApiProperty({ type: 'integer', description: 'Rank at the window’s start; 0 when the score was 0 (unranked).' }) oldRank: number;
+  @ApiProperty({ type: 'integer', description: 'Rank now; 0 when the score is 0 (unranked).' }) newRank: number;
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'oldRank − newRank, positive is a climb; an unranked end counts as the place after that end’s last ranked account (entering the board is a climb).',
+  })
+  rankDelta: number;
   @ApiProperty({ type: 'integer' }) oldScore: number;
   @ApiProperty({ type: 'integer' }) newScore: number;
   @ApiProperty({ type: 'integer' }) scoreDelta: number;

@@ -4,8 +4,13 @@ import { ApiProperty } from '@nestjs/swagger';
 export class V1LeaderboardBadge {
   @ApiProperty({ example: 'bdg_123' }) badgeId: string;
   @ApiProperty({ type: 'integer', description: 'The platform’s badge id.' }) steamId: number;
-  @ApiProperty() name: string;
-  @ApiProperty() image: string;
+  @ApiProperty({
+    description:
+      'The platform’s name of the badge (its badge page’s, at the lowest level a tracked account holds); until read, the app’s name and “Badge”.',
+  })
+  name: string;
+  @ApiProperty({ description: 'The platform’s image file of the badge (`<hash>.png`, from the same page); empty until read.' })
+  image: string;
   @ApiProperty({ type: 'integer', example: 730 }) appId: number;
   @ApiProperty() appName: string;
   @ApiProperty() appImage: string;

@@ -15,6 +15,7 @@ import {
 import { PlatformHttpError, PlatformUnavailableError } from './platform.errors';
 import { gidOf, groupId64Of } from './group-ids';
 import { parseMembersListXml } from './group-xml';
+import { parseBadgePage, type BadgePage } from './badge-page';
 import { PlatformHttp, type HttpOutcome, type QueryValue } from './platform-http';
 import type {
   AppCardSet,
@@ -259,6 +260,26 @@ export class PlatformClient {
       if (!results.length || hashNames.length >= total || start + MARKET_SEARCH_PAGE >= MAX_MARKET_SEARCH) break;
     }
     return { appId, cards: total, hashNames };
+  }
+
+  /**
+   * A badge as a profile's badge page shows it, at the level the profile holds: a game badge's gamecards page
+   * (`/profiles/{steamid}/gamecards/{appid}/`, `border=1` for the foil one) or a special badge's
+   * (`/profiles/{steamid}/badges/{badgeid}/`). The Web API names no badge and has no image of one; these community
+   * pages do (HTML, parseBadgePage). Paced like the market calls (the community site limits scraping alike) and taking
+   * nothing from the daily Web API budget. An unknown account or app is a PlatformHttpError (404).
+   */
+  async getBadgePage(
+    steamId: string,
+    badge: { appId: number; foil: boolean } | { badgeId: number },
+    signal?: AbortSignal,
+  ): Promise<BadgePage> {
+    const path = 'appId' in badge ? `/profiles/${steamId}/gamecards/${badge.appId}/` : `/profiles/${steamId}/badges/${badge.badgeId}/`;
+    const query = 'appId' in badge && badge.foil ? { border: 1 } : {};
+    const out = await this.http.get(this.opts.communityUrl, path, query, false, { paced: true, signal, format: 'html' });
+    const page = parseBadgePage(String(this.expectOk(out, path)));
+    if (!page) throw new PlatformUnavailableError(`GET ${path}`, 1, 200, 'the answer is not a badge page');
+    return page;
   }
 
   /** Countries; states of a country; cities of a state. */

@@ -14,8 +14,11 @@ export interface PlatformHttpOptions {
 
 export type QueryValue = string | number | boolean | undefined;
 
-/** How a body is read: JSON (the Web API and most community endpoints) or text (the group members list is XML). */
-export type BodyFormat = 'json' | 'text';
+/**
+ * How a body is read: JSON (the Web API and most community endpoints), or text: the group members list is XML, a
+ * badge page HTML.
+ */
+export type BodyFormat = 'json' | 'text' | 'html';
 /**
  * How one call is made: `paced` waits for a market slot per attempt; `signal` abandons the call (and its retries);
  * `format` is how its body is read.
@@ -66,12 +69,12 @@ export class PlatformHttp {
       let retryAfterMs: number | null = null;
       try {
         const timeout = AbortSignal.timeout(this.opts.timeoutMs);
-        const accept = format === 'json' ? 'application/json' : 'text/xml, text/plain;q=0.9';
+        const accept = format === 'json' ? 'application/json' : format === 'html' ? 'text/html' : 'text/xml, text/plain;q=0.9';
         const res = await fetch(url, { signal: signal ? AbortSignal.any([timeout, signal]) : timeout, headers: { Accept: accept } });
         lastStatus = res.status;
         const text = await res.text();
         if (res.status === 200 || res.status === 401 || res.status === 403) {
-          if (format === 'text') return { status: res.status, body: text };
+          if (format !== 'json') return { status: res.status, body: text };
           if (res.status !== 200) return { status: res.status, body: safeJson(text) };
           const body = safeJson(text);
           if (body !== undefined) return { status: 200, body };

@@ -137,4 +137,5 @@ export const Salt = {
   persona2: 25,
   groupDetails: 26,
   groupOwner: 27,
+  badgeArt: 28,
 } as const;

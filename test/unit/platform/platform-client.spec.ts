@@ -52,6 +52,36 @@ describe('PlatformClient against the simulator', () => {
     expect(summaries).toEqual(ids.slice(0, 250).map((id) => u.summary(id, tick())));
   });
 
+  it('should read a badge’s name, image and level from a holder’s badge page, nothing from others', async () => {
+    let read = 0;
+    for (const id of ids.slice(0, 300)) {
+      const held = u.badges(id, tick()).badges;
+      const badge = held.find((b) => b.appId !== undefined);
+      const page = await client.getBadgePage(sid(id), badge ? { appId: badge.appId!, foil: badge.borderColor === 1 } : { badgeId: 5 });
+      if (u.isPrivate(id)) {
+        expect(page).toEqual({ visibility: 'private' });
+        continue;
+      }
+      if (!badge) continue;
+      const art = u.badgeArt({ appId: badge.appId!, badgeId: badge.badgeId, foil: badge.borderColor === 1 }, badge.level);
+      expect(page).toEqual({ visibility: 'public', held: { name: art.name, image: `${art.iconHash}.png`, level: badge.level } });
+      read++;
+      // A special badge it holds, from its own page; one it does not hold shows none.
+      const special = held.find((b) => b.appId === undefined);
+      if (special) {
+        const specialArt = u.badgeArt({ appId: 0, badgeId: special.badgeId, foil: false }, special.level);
+        expect(await client.getBadgePage(sid(id), { badgeId: special.badgeId })).toEqual({
+          visibility: 'public',
+          held: { name: specialArt.name, image: `${specialArt.iconHash}.png`, level: special.level },
+        });
+      }
+      const missing = u.catalogue.apps.find((app) => !held.some((b) => b.appId === app.appId))!;
+      expect(await client.getBadgePage(sid(id), { appId: missing.appId, foil: false })).toEqual({ visibility: 'public', held: null });
+    }
+    expect(read).toBeGreaterThan(50);
+    await expect(client.getBadgePage(sid(N + 1), { appId: u.catalogue.apps[0].appId, foil: false })).rejects.toMatchObject({ status: 404 });
+  });
+
   it('should fetch bans in batches and map PascalCase keys', async () => {
     const bans = await client.getPlayerBans(ids.slice(0, 150).map(sid));
     expect(bans).toEqual(ids.slice(0, 150).map((id) => u.bans(id, tick())));

@@ -2,6 +2,7 @@ import { groupMembersList, inventory, priceOverview, queryLocations } from './co
 import { HttpError, fromError, htmlError, type SimResponse } from './http-response';
 import { WEB_API_ROUTES } from './web-api.handlers';
 import { marketSearch } from './market-search.handler';
+import { badgePage } from './badge-pages.handler';
 import type { Universe } from '../universe/universe';
 
 /** Same text the platform sends for a missing or wrong key. */
@@ -26,6 +27,8 @@ export function route(u: Universe, tick: number, apiKey: string | null, method: 
     if (inv) return inventory(u, inv[1], inv[2], inv[3], q);
     if (path === '/market/priceoverview') return priceOverview(u, tick, q);
     if (path === '/market/search/render') return marketSearch(u, tick, q);
+    const badge = /^\/profiles\/([^/]+)\/(gamecards|badges)\/([^/]+)$/.exec(path);
+    if (badge) return badgePage(u, tick, badge[1], badge[2] as 'gamecards' | 'badges', badge[3], q);
     const group = /^\/gid\/([^/]+)\/memberslistxml$/.exec(path);
     if (group) return groupMembersList(u, group[1], q);
     const loc = /^\/actions\/QueryLocations(?:\/([A-Za-z]{2}))?(?:\/([A-Za-z0-9]{1,3}))?$/.exec(path);

@@ -11,6 +11,7 @@ import { bansOf, isPrivateAccount, profileOf, summaryOf, type AccountProfile } f
 import { TimeModel } from './time';
 import { VanityCodec } from './vanity';
 import { accountIdOf, steamIdOf, type World } from './world';
+import { badgeArt, type BadgeArt } from './badge-art';
 import { Salt, hash } from '../random';
 import { toInventoryItem } from '../../client/platform.mappers';
 import type {
@@ -133,6 +134,11 @@ export class Universe {
 
   badges(accountId: number, tick: number): PlayerBadges {
     return playerBadges(this.world, this.account(accountId), tick);
+  }
+
+  /** A badge's name and image hash at a level (badge-art.ts): what its page shows a holder of that level. */
+  badgeArt(badge: { appId: number; badgeId: number; foil: boolean }, level: number): BadgeArt {
+    return badgeArt(this.world.seed, badge, level);
   }
 
   level(accountId: number, tick: number): number {
