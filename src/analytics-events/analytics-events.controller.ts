@@ -19,8 +19,8 @@ export class AnalyticsEventsController {
       'Frontend API key + logged-in users only: a user session, or an API key the operator marked as the web app’s ' +
       '(`npm run cli -- api-key create --frontend`); any other key gets 403. `profile_view` `{accountId}` counts a view ' +
       'as `account.getInfo` does (`account.getViewStats`, `account.getTrending`; a viewer is the credential’s account ' +
-      'with the client address and counts once per profile per hour and day); `ok` is false for a profile the service ' +
-      'does not track. `search` `{source, query, resultCount}` counts a search (`search.getTrending`).',
+      'with the client address and counts once per profile per hour and day). `search` `{source, query, resultCount}` counts a search (`search.getTrending`). `ok` is false when nothing was counted: a profile the service does ' +
+      'not track, or an event without its type’s fields.',
     auth: 'any',
     response: AnalyticsTrackEventResponseBody,
     errors: [400, 401, 403, 422, 500],

@@ -3,7 +3,7 @@ import { AccountLookupService } from '../account-records/account-lookup.service'
 import { AccountViewsService } from '../accounts/views/account-views.service';
 import { ApiKeyService } from '../auth/api-key.service';
 import { Principal } from '../common/auth/principal';
-import { forbidden, unprocessable } from '../common/problem/problem.exception';
+import { forbidden } from '../common/problem/problem.exception';
 import { SearchTrendsService } from '../search/search-trends.service';
 import { AnalyticsTrackEventRequestBody, AnalyticsTrackEventResponseBody } from './dto/track-event.dto';
 
@@ -27,8 +27,10 @@ export class AnalyticsEventsService {
     if (principal.kind === 'api-key' && !(await this.keys.isFrontend(principal.keyId)))
       throw forbidden('Only a frontend API key or a signed-in user may track events; this key is not a frontend key.');
     const { payload } = body;
+    // The document is the one statement of what a request must hold (it cannot say "accountId when profile_view"):
+    // an event without its type's fields is valid and counts nothing (`ok: false`), as one about an untracked profile.
     if (body.type === 'profile_view') {
-      if (payload.accountId === undefined) throw missing('accountId', 'profile_view');
+      if (payload.accountId === undefined) return { ok: false };
       // A profile the service does not track gets no counters (nor a place in trending).
       const tracked = await this.lookup.findTracked({ id: { accountId: payload.accountId } }).then(
         () => true,
@@ -37,16 +39,8 @@ export class AnalyticsEventsService {
       if (tracked) await this.views.record(payload.accountId, visitor);
       return { ok: tracked };
     }
-    if (payload.source === undefined) throw missing('source', 'search');
-    if (payload.query === undefined) throw missing('query', 'search');
-    if (!payload.query.trim())
-      throw unprocessable('A search needs a query.', [
-        { location: 'body.payload.query', message: 'must not be blank', value: payload.query },
-      ]);
+    if (payload.source === undefined || payload.query === undefined || !payload.query.trim()) return { ok: false };
     await this.searches.record(payload.source, payload.query, visitor);
     return { ok: true };
   }
 }
-
-const missing = (field: string, type: string) =>
-  unprocessable(`A ${type} event needs payload.${field}.`, [{ location: `body.payload.${field}`, message: `required for ${type}` }]);

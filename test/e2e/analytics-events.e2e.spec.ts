@@ -82,15 +82,26 @@ describe('analytics.trackEvent', () => {
     expect(trending.body.searches).toEqual([{ query: 'Half  Life', uniqueSearchers: 2, totalSearches: 2 }]);
   });
 
-  it('should refuse an event without its fields with 422, counting nothing', async () => {
-    const missing = await track(frontendKey, { type: 'profile_view', payload: {} });
-    expect(missing.status).toBe(422);
-    expect(missing.body.errors[0].location).toBe('body.payload.accountId');
-    const noQuery = await track(session, { type: 'search', payload: { source: 'badge' } });
-    expect(noQuery.status).toBe(422);
-    expect(noQuery.body.errors[0].location).toBe('body.payload.query');
+  it('should count nothing for an event without its fields, and refuse invalid values with 422', async () => {
+    const before = await viewStats();
+    expect((await track(frontendKey, { type: 'profile_view', payload: {} }).expect(200)).body).toMatchObject({ ok: false });
+    expect((await track(session, { type: 'search', payload: { source: 'badge' } }).expect(200)).body).toMatchObject({ ok: false });
+    expect((await track(session, { type: 'search', payload: { source: 'badge', query: '   ' } }).expect(200)).body).toMatchObject({
+      ok: false,
+    });
     await track(session, { type: 'click', payload: {} }).expect(422);
-    await track(session, { type: 'search', payload: { source: 'badge', query: 'x'.repeat(101) } }).expect(422);
+    const long = await track(session, { type: 'search', payload: { source: 'badge', query: 'x'.repeat(101) } });
+    expect(long.status).toBe(422);
+    expect(long.body.errors[0].location).toBe('body.payload.query');
     await track(session, { type: 'profile_view', payload: { accountId: 2 ** 31 } }).expect(422);
+    await track(session, { type: 'search', payload: { source: 'web', query: 'x' } }).expect(422);
+    expect(await viewStats()).toEqual(before);
+    const badges = await ctx
+      .http()
+      .post('/v1/search.getTrending')
+      .set('Authorization', `Bearer ${plainKey}`)
+      .send({ source: 'badge', window: '24h' })
+      .expect(200);
+    expect(badges.body.searches).toEqual([]);
   });
 });

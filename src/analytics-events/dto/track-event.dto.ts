@@ -4,7 +4,7 @@ import { SEARCH_SOURCES, SearchSource } from '../../search/dto/search-trending.d
 export const TRACKED_EVENT_TYPES = ['profile_view', 'search'] as const;
 export type TrackedEventType = (typeof TRACKED_EVENT_TYPES)[number];
 
-/** The fields of either event; which are required depends on `type` (checked by AnalyticsEventsService: 422). */
+/** The fields of either event; an event without its type's fields counts nothing (`ok: false`). */
 export class AnalyticsTrackEventPayload {
   @ApiPropertyOptional({
     type: 'integer',
@@ -48,6 +48,8 @@ export class AnalyticsTrackEventRequestBody {
 }
 
 export class AnalyticsTrackEventResponseBody {
-  @ApiProperty({ description: 'Whether the event was counted (false: a profile the service does not track).' })
+  @ApiProperty({
+    description: 'Whether the event was counted (false: a profile the service does not track, or an event without its type’s fields).',
+  })
   ok: boolean;
 }
