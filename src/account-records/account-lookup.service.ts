@@ -52,7 +52,7 @@ export class AccountLookupService {
    * created: `account.subscribe` waits for the account's first update, which `account.queueUpdate` starts. A look-up
    * is paid by `payer`'s share of the platform budget.
    */
-  async assertKnown(accountId: number, payer: number): Promise<void> {
+  async assertKnown(accountId: number, payer: number | null): Promise<void> {
     if (await this.accounts.exists({ where: { accountId } })) return;
     if ((await this.presenceOf(accountId, payer)) === 'missing') throw notFound(`Account ${accountId} does not exist on the platform.`);
   }

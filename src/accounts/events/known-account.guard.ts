@@ -18,8 +18,8 @@ export class KnownAccountGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request & { user?: Principal }>();
     const raw = request.query.accountId;
     // Runs after the credential guard: the look-up of an untracked account is paid by the caller's account.
-    if (typeof raw === 'string' && /^\d{1,10}$/.test(raw) && Number(raw) <= 2147483647 && request.user) {
-      await this.lookup.assertKnown(Number(raw), request.user.accountId);
+    if (typeof raw === 'string' && /^\d{1,10}$/.test(raw) && Number(raw) <= 2147483647) {
+      await this.lookup.assertKnown(Number(raw), request.user?.accountId ?? null);
     }
     return true;
   }
