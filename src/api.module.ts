@@ -2,6 +2,7 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/c
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AccountsModule } from './accounts/accounts.module';
+import { AnalyticsEventsModule } from './analytics-events/analytics-events.module';
 import { AccountSettingsModule } from './account-settings/account-settings.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { ActivityModule } from './activity/activity.module';
@@ -55,6 +56,7 @@ export class ApiModule implements NestModule {
         AuthModule,
         StreamTicketsModule,
         AccountsModule,
+        AnalyticsEventsModule,
         AccountSettingsModule,
         SessionsModule,
         AppsModule,

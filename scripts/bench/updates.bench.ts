@@ -25,8 +25,8 @@ async function main(): Promise<void> {
     const dataSource = worker.get(DataSource);
     await dataSource.query('INSERT INTO accounts (account_id) SELECT unnest($1::int[]) ON CONFLICT DO NOTHING', [ids]);
     const started = performance.now();
-    const principal = { kind: 'api-key' as const, accountId: 1, keyId: 'bench' };
-    for (const accountId of ids) await queue.queueUpdate({ id: { accountId } }, false, principal);
+    // As the operator's CLI queues them: a request's updates would count against its account's platform share.
+    for (const accountId of ids) await queue.queueTrusted({ id: { accountId } }, false);
     for (;;) {
       const [{ done }] = await dataSource.query(`SELECT count(*)::int AS done FROM accounts WHERE last_queue_status = 'completed'`);
       if (done >= accounts) break;

@@ -4,7 +4,10 @@ import { Repository } from 'typeorm';
 import { ChangeFeed } from '../change-feed/change-feed';
 import { notFound, serviceUnavailable, unprocessable } from '../common/problem/problem.exception';
 import { PlatformClient } from '../platform/client/platform-client';
-import { PlatformError } from '../platform/client/platform.errors';
+import { PlatformBudgetExceededError, PlatformError } from '../platform/client/platform.errors';
+import { AccountPresence, LookupAnswers } from '../platform/spending/lookup-answers';
+import { LOOKUP_CALLS, PlatformSpending } from '../platform/spending/platform-spending';
+import { secondsToNextUtcDay } from '../platform/spending/platform-spending';
 import { PlatformTotals } from '../stats/totals/platform-totals.service';
 import { accountIdOf, steamId64Of } from './account.enums';
 import { AccountEntity } from './entities/account.entity';
@@ -21,7 +24,9 @@ export interface AccountSelector {
 
 /**
  * Resolves an `AccountSearch`: `id.accountId` first, then `id.steamId64`, then `vanity`. An empty selector is
- * a 422; an account the service does not track is a 404. Only queueing may ask the platform.
+ * a 422; an account the service does not track is a 404. Only queueing and subscribing may ask the platform: each
+ * look-up is reserved against the asking account's share of the call budget (PlatformSpending) and its answer reused
+ * for a while (LookupAnswers); a platform that cannot be asked is a 503 with Retry-After, never a 500.
  */
 @Injectable()
 export class AccountLookupService {
@@ -31,6 +36,8 @@ export class AccountLookupService {
     private readonly platform: PlatformClient,
     private readonly totals: PlatformTotals,
     private readonly feed: ChangeFeed,
+    private readonly spending: PlatformSpending,
+    private readonly answers: LookupAnswers,
   ) {}
 
   /** `at` is where the selector sits in the request (`body.from`), for the 422 of an empty one. */
@@ -42,28 +49,28 @@ export class AccountLookupService {
 
   /**
    * Throws 404 unless the account is tracked or the platform knows it (an account not refreshed yet). Nothing is
-   * created: `account.subscribe` waits for the account's first update, which `account.queueUpdate` starts.
+   * created: `account.subscribe` waits for the account's first update, which `account.queueUpdate` starts. A look-up
+   * is paid by `payer`'s share of the platform budget.
    */
-  async assertKnown(accountId: number): Promise<void> {
+  async assertKnown(accountId: number, payer: number | null): Promise<void> {
     if (await this.accounts.exists({ where: { accountId } })) return;
-    let summaries: unknown[];
-    try {
-      summaries = await this.platform.getPlayerSummaries([steamId64Of(accountId)]);
-    } catch (error) {
-      if (error instanceof PlatformError) throw serviceUnavailable('The platform could not be asked about the account; retry shortly.', 5);
-      throw error;
-    }
-    if (!summaries.length) throw notFound(`Account ${accountId} does not exist on the platform.`);
+    if ((await this.presenceOf(accountId, payer)) === 'missing') throw notFound(`Account ${accountId} does not exist on the platform.`);
   }
 
-  /** The account to queue: a tracked one, or one the platform knows (then its row is created: `created`). */
-  async resolveForQueue(selector: AccountSelector): Promise<{ accountId: number; created: boolean }> {
+  /**
+   * The account to queue: a tracked one, or one the platform knows (then its row is created: `created`). Resolves
+   * with the platform calls the look-up made (0 when tracked or answered from the cache); those calls were reserved
+   * against `payer`'s share.
+   */
+  async resolveForQueue(selector: AccountSelector, payer: number | null): Promise<{ accountId: number; created: boolean; calls: number }> {
     const local = await this.findLocal(selector);
-    if (local) return { accountId: local.accountId, created: false };
-    const accountId = await this.platformAccountId(selector);
+    if (local) return { accountId: local.accountId, created: false, calls: 0 };
+    let calls = 0;
+    const counted = (made: number) => (calls += made);
+    const accountId = await this.platformAccountId(selector, payer, counted);
     if (accountId === null) throw notFound('No such account exists on the platform.');
-    const [summary] = await this.platform.getPlayerSummaries([steamId64Of(accountId)]);
-    if (!summary) throw notFound(`Account ${accountId} does not exist on the platform.`);
+    if ((await this.presenceOf(accountId, payer, counted)) === 'missing')
+      throw notFound(`Account ${accountId} does not exist on the platform.`);
     // The row and its count in the platform totals commit together.
     const created = await this.accounts.manager.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
@@ -76,7 +83,43 @@ export class AccountLookupService {
       return true;
     });
     if (created) await this.feed.nudge([accountId]);
-    return { accountId, created };
+    return { accountId, created, calls };
+  }
+
+  /**
+   * Whether the platform knows an untracked account, from the cache or by asking (one call, reserved against
+   * `payer`'s share; `payer` null: the operator, unmetered). `counted` hears the calls made.
+   */
+  private async presenceOf(accountId: number, payer: number | null, counted: (calls: number) => void = () => {}): Promise<AccountPresence> {
+    const cached = await this.answers.presence(accountId);
+    if (cached) return cached;
+    const summaries = await this.askPlatform(payer, counted, () => this.platform.getPlayerSummaries([steamId64Of(accountId)]));
+    const presence: AccountPresence = !summaries.length ? 'missing' : summaries[0].communityVisibilityState === 3 ? 'public' : 'private';
+    await this.answers.rememberPresence(accountId, presence);
+    return presence;
+  }
+
+  /** One look-up call: reserved first, given back when it was not made; platform failures as 503 with Retry-After. */
+  private async askPlatform<T>(payer: number | null, counted: (calls: number) => void, call: () => Promise<T>): Promise<T> {
+    const reservation = payer === null ? null : await this.spending.reserve(payer, LOOKUP_CALLS);
+    let made = false;
+    try {
+      const answer = await call();
+      made = true;
+      return answer;
+    } catch (error) {
+      if (error instanceof PlatformBudgetExceededError)
+        throw serviceUnavailable('The platform call budget is spent for today; retry tomorrow (UTC).', secondsToNextUtcDay());
+      if (error instanceof PlatformError) {
+        // Retried and failed: the call was made.
+        made = true;
+        throw serviceUnavailable('The platform could not be asked about the account; retry shortly.', 5);
+      }
+      throw error;
+    } finally {
+      if (made) counted(LOOKUP_CALLS);
+      else await reservation?.settle(0).catch(() => undefined);
+    }
   }
 
   private async findLocal(selector: AccountSelector, at = 'body'): Promise<AccountEntity | null> {
@@ -118,13 +161,21 @@ export class AccountLookupService {
     return row ?? null;
   }
 
-  private async platformAccountId(selector: AccountSelector): Promise<number | null> {
+  private async platformAccountId(
+    selector: AccountSelector,
+    payer: number | null,
+    counted: (calls: number) => void,
+  ): Promise<number | null> {
     const { id, vanity } = selector;
     if (id?.accountId !== undefined) return id.accountId;
     if (id?.steamId64 !== undefined) return accountIdOf(id.steamId64);
     if (vanity?.type === 'steam') {
-      const steamId = await this.platform.resolveVanity(vanity.value);
-      return steamId ? accountIdOf(steamId) : null;
+      const cached = await this.answers.vanity(vanity.value);
+      if (cached !== null) return cached === 'missing' ? null : cached;
+      const steamId = await this.askPlatform(payer, counted, () => this.platform.resolveVanity(vanity.value));
+      const accountId = steamId ? accountIdOf(steamId) : null;
+      await this.answers.rememberVanity(vanity.value, accountId);
+      return accountId;
     }
     return null;
   }

@@ -66,9 +66,17 @@ export class AccountsController {
     response: V1AccountGetInfoResponseBody,
     errors: [400, 401, 404, 422, 500],
   })
-  @ApiHeader({ name: 'X-Visitor-Id', required: false, description: 'Identifies the viewer for view statistics.' })
-  @ApiHeader({ name: 'X-Forwarded-For', required: false, description: 'The viewer’s address (its first entry), when no `X-Visitor-Id`.' })
-  @ApiHeader({ name: 'User-Agent', required: false, description: 'With the address, identifies a viewer without `X-Visitor-Id`.' })
+  @ApiHeader({
+    name: 'X-Visitor-Id',
+    required: false,
+    description: 'Accepted, not trusted: a viewer is the credential’s account with the client address, whatever this says.',
+  })
+  @ApiHeader({
+    name: 'X-Forwarded-For',
+    required: false,
+    description: 'The client address, read only through the proxies the service trusts (`TRUST_PROXY_HOPS`; 0: ignored).',
+  })
+  @ApiHeader({ name: 'User-Agent', required: false, description: 'Accepted; it does not tell viewers apart.' })
   async getInfo(@Body() body: AccountSearch, @ProfileVisitor() visitor: string, @Res() res: Response): Promise<void> {
     // Written as text by the service (mappers/profile-text.ts), sent with the headers res.json would give it.
     sendRenderedJson(res, await this.profiles.getInfo(body, visitor));
@@ -77,7 +85,9 @@ export class AccountsController {
   @WireOperation({
     operationId: 'account.getViewStats',
     summary: 'Profile view counts of an account',
-    description: 'Views are counted by `account.getInfo`; a viewer is its `X-Visitor-Id`, else its address and user agent.',
+    description:
+      'Views are counted by `account.getInfo` (and `analytics.trackEvent`); a viewer is the credential’s account with the ' +
+      'client address (from trusted proxies only) and counts once per profile per hour (24 h) or day (7 d, 30 d).',
     auth: 'any',
     response: AccountViewStats,
     errors: [400, 401, 404, 422, 500],

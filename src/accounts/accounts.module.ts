@@ -72,6 +72,6 @@ import { MarketPricesModule } from '../pricing/market-prices.module';
     AccountEventsService,
     AccountStreamService,
   ],
-  exports: [TypeOrmModule, AccountAdminService, FriendGraphService, FriendGraphCache],
+  exports: [TypeOrmModule, AccountAdminService, FriendGraphService, FriendGraphCache, AccountViewsService],
 })
 export class AccountsModule {}

@@ -15,6 +15,8 @@ export interface NewApiKey {
   name: string;
   description?: string;
   environment?: DeveloperAppEnvironment;
+  /** The web app's own key (ApiKeyEntity.frontend); only the operator's CLI sets it. */
+  frontend?: boolean;
 }
 
 /** Why an API key was refused; every refusal of a recognisable key is counted against it. */
@@ -45,6 +47,7 @@ export class ApiKeyService {
         name: input.name,
         description: input.description ?? '',
         environment: input.environment ?? 'production',
+        frontend: input.frontend ?? false,
         secretHash: hashSecret(secret),
         lastFour: secret.slice(-4),
         revokedAt: null,
@@ -81,6 +84,14 @@ export class ApiKeyService {
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     if (Object.keys(given).length) await this.keys.update({ keyId, accountId, revokedAt: IsNull() }, given);
     return this.keys.findOne({ where: { keyId, accountId, revokedAt: IsNull() } });
+  }
+
+  /** Whether a live key is a frontend key (analytics.trackEvent): one primary-key read. */
+  async isFrontend(keyId: string): Promise<boolean> {
+    const rows: { frontend: boolean }[] = await this.keys.query('SELECT frontend FROM api_keys WHERE key_id = $1 AND revoked_at IS NULL', [
+      keyId,
+    ]);
+    return rows[0]?.frontend === true;
   }
 
   listForAccount(accountId: number, includeRevoked = false): Promise<ApiKeyEntity[]> {

@@ -54,8 +54,12 @@ function credentialCommands(program: Command): void {
         .choices(DEVELOPER_APP_ENVIRONMENTS)
         .default('production'),
     )
-    .action((options: { account: number; name: string; description?: string; environment: DeveloperAppEnvironment }, command: Command) =>
-      run(command, ['account'], async (app) => (await import('./commands/credentials')).createApiKey(app, options)),
+    .option('--frontend', 'a frontend key: the web app’s own, accepted by analytics.trackEvent', false)
+    .action(
+      (
+        options: { account: number; name: string; description?: string; environment: DeveloperAppEnvironment; frontend: boolean },
+        command: Command,
+      ) => run(command, ['account'], async (app) => (await import('./commands/credentials')).createApiKey(app, options)),
     );
   apiKey
     .command('list')

@@ -97,6 +97,15 @@ export interface AppConfig {
     timeoutMs: number;
     maxRetries: number;
     dailyCallBudget: number;
+    /**
+     * What requests may spend of the daily budget (src/platform/spending): one account, all its keys and sessions
+     * together, at most `accountHourlyPercent` of it in any rolling hour; all requests together at most what the
+     * worker's reserve (`workerReservePercent`) leaves of each day.
+     */
+    accountHourlyPercent: number;
+    workerReservePercent: number;
+    /** How long the platform's "no such account" and "private" answers to look-ups are reused. */
+    negativeCacheSeconds: number;
     /** Market price calls per minute, shared by every process: the market's limit is far stricter than the Web API's. */
     marketCallsPerMinute: number;
   };
@@ -137,6 +146,14 @@ export interface AppConfig {
     storeDir: string;
     /** The body limit of account.uploadImages only (base64 inflates images by a third); every other route keeps bodyLimitBytes. */
     uploadBodyLimitBytes: number;
+    /** account.uploadImages requests one account may make in any rolling hour and day; past either 429. */
+    uploadsPerHour: number;
+    uploadsPerDay: number;
+    /** Images decoded and re-encoded at once per API process, and how many may wait; one more is a 503. */
+    reencodeConcurrency: number;
+    reencodeQueue: number;
+    /** Largest width × height × frames of one upload (every frame is decoded into memory); past it 422. */
+    pixelFrameBudget: number;
   };
   groups: {
     /** The service's own platform group (32-bit gid): `steamSetsGroup` of leaderboard.getGroupLeaderboard. */
@@ -352,6 +369,9 @@ export function loadConfig(env: Env): AppConfig {
       timeoutMs: int(env, 'PLATFORM_TIMEOUT_MS', 10_000, 100, 120_000),
       maxRetries: int(env, 'PLATFORM_MAX_RETRIES', 4, 0, 10),
       dailyCallBudget: int(env, 'PLATFORM_DAILY_CALL_BUDGET', 100_000, 1, 100_000_000),
+      accountHourlyPercent: int(env, 'PLATFORM_ACCOUNT_HOURLY_PERCENT', 2, 1, 100),
+      workerReservePercent: int(env, 'PLATFORM_WORKER_RESERVE_PERCENT', 20, 0, 99),
+      negativeCacheSeconds: int(env, 'PLATFORM_NEGATIVE_CACHE_SECONDS', 3600, 0, 30 * 86_400),
       marketCallsPerMinute: int(env, 'PLATFORM_MARKET_CALLS_PER_MINUTE', 20, 1, 600_000),
     },
     simulator: {
@@ -383,6 +403,11 @@ export function loadConfig(env: Env): AppConfig {
     images: {
       storeDir: resolve(env.IMAGE_STORE_DIR || 'data/images'),
       uploadBodyLimitBytes: int(env, 'IMAGE_UPLOAD_BODY_LIMIT_BYTES', 20 * 1024 * 1024, 1024, 128 * 1024 * 1024),
+      uploadsPerHour: int(env, 'IMAGE_UPLOADS_PER_HOUR', 20, 1, 1_000_000),
+      uploadsPerDay: int(env, 'IMAGE_UPLOADS_PER_DAY', 60, 1, 1_000_000),
+      reencodeConcurrency: int(env, 'IMAGE_REENCODE_CONCURRENCY', 2, 1, 64),
+      reencodeQueue: int(env, 'IMAGE_REENCODE_QUEUE', 8, 0, 10_000),
+      pixelFrameBudget: int(env, 'IMAGE_PIXEL_FRAME_BUDGET', 16 * 1024 * 1024, 1, 2 ** 31 - 1),
     },
     groups: {
       serviceGroupId: int(env, 'SERVICE_GROUP_ID', 1, 1, 4_294_967_295),

@@ -14,6 +14,7 @@ import { contentTypeOfName, KEPT_PER_TYPE } from './image-formats';
 import { ImageProcessor, ImageRejected, ProcessedImage } from './image-processor';
 import { ChangeFeed } from '../change-feed/change-feed';
 import { ImageStore, StoredImage } from './image-store';
+import { UploadLimits } from './limits/upload-limits';
 
 /**
  * Advisory lock spaces (two-int keys never collide with the single-bigint migration lock): one account's
@@ -39,6 +40,7 @@ export class AccountImagesService {
     private readonly store: ImageStore,
     private readonly processor: ImageProcessor,
     private readonly feed: ChangeFeed,
+    private readonly limits: UploadLimits,
   ) {}
 
   /**
@@ -48,7 +50,9 @@ export class AccountImagesService {
    */
   async upload(accountId: number, items: V1AccountUploadedImage[] | null, decoded: DecodedFields = new Map()): Promise<Image[]> {
     if (!items?.length) return [];
-    const processed = await this.processAll(items, decoded);
+    // Bounded per account, then at once (limits/upload-limits.ts): both before any image is decoded.
+    await this.limits.admit(accountId);
+    const processed = await this.limits.reencode(() => this.processAll(items, decoded));
     const rows = processed.map((image) => this.rowOf(accountId, image));
     let pruned: string[];
     try {

@@ -37,8 +37,14 @@ sharp.cache(false);
  * see JsonBodyMiddleware; a string is decoded here only for direct callers), libvips decodes and encodes on the
  * libuv threadpool, and the hash is WebCrypto's, computed there too.
  */
+/** IMAGE_PIXEL_FRAME_BUDGET's default: 16 Mi pixel-frames (e.g. 4096×4096 still, or 512×512 × 64 frames). */
+export const DEFAULT_PIXEL_FRAME_BUDGET = 16 * 1024 * 1024;
+
 @Injectable()
 export class ImageProcessor {
+  /** `pixelFrameBudget`: the largest width × height × frames decoded for one image (limits/upload-limits.ts). */
+  constructor(private readonly pixelFrameBudget = DEFAULT_PIXEL_FRAME_BUDGET) {}
+
   /** `data`: the upload as decoded off the loop, or its base64 text (a `data:…;base64,` prefix is accepted). */
   async process(data: DecodedBase64 | string, type: ImageType): Promise<ProcessedImage> {
     const limits = IMAGE_LIMITS[type];
@@ -65,6 +71,13 @@ export class ImageProcessor {
     const animated = limits.maxFrames > 1 && frames > 1;
     if (animated && frames > limits.maxFrames) {
       throw new ImageRejected(`has ${frames} frames; a ${type} may have at most ${limits.maxFrames}`);
+    }
+
+    const pixelFrames = width * height * (animated ? frames : 1);
+    if (pixelFrames > this.pixelFrameBudget) {
+      throw new ImageRejected(
+        `is ${width}×${height} pixels × ${animated ? frames : 1} frame(s), ${pixelFrames} pixel-frames; at most ${this.pixelFrameBudget} are decoded per image`,
+      );
     }
 
     const pixelLimit = limits.maxWidth * limits.maxHeight * (animated ? limits.maxFrames : 1);

@@ -18,6 +18,8 @@
  *   rows (and each file no row of any account refers to any more, under the file's lock).
  * - **Body limit**: this operation alone accepts bodies up to `IMAGE_UPLOAD_BODY_LIMIT_BYTES` (upload-body-route.ts,
  *   JsonBodyMiddleware); every other keeps `BODY_LIMIT_BYTES`.
+ * - **Limits** (limits/upload-limits.ts): uploads per account per hour and day (429), re-encodings at once per
+ *   process (503 past the queue), pixels × frames per image (422).
  * - **Off the event loop**: the body is parsed and each `data` decoded on the JSON body thread; the controller gets
  *   the bytes through `@Base64Fields()` (the body's `data` is then ''), libvips and the SHA-256 run on the threadpool.
  */
@@ -31,11 +33,19 @@ import { ImageProcessor } from './image-processor';
 import { ImageStore } from './image-store';
 import { UploadImagesController } from './upload-images.controller';
 import { ManageImagesController } from './manage-images.controller';
+import { UploadLimits } from './limits/upload-limits';
+import { AuthModule } from '../auth/auth.module';
 
 @Module({
+  imports: [AuthModule],
   controllers: [UploadImagesController, ManageImagesController, ImageFilesController],
   providers: [
-    ImageProcessor,
+    {
+      provide: ImageProcessor,
+      useFactory: (config: AppConfig) => new ImageProcessor(config.images.pixelFrameBudget),
+      inject: [APP_CONFIG],
+    },
+    UploadLimits,
     AccountImagesService,
     // An object store would be bound here instead, from its own config.
     { provide: ImageStore, useFactory: (config: AppConfig) => new DirectoryImageStore(config.images.storeDir), inject: [APP_CONFIG] },

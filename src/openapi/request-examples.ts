@@ -117,6 +117,8 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'leaderboard.getLowestRanks': { leaderboard: 'xp' },
   'leaderboard.previewAccountRank': { ...account, leaderboard: 'xp', value: 5000 },
   'search.getTrending': { source: 'account', window: '7d', limit: 10 },
+  // With a user session or a frontend key (`api-key create --frontend`); other keys get 403.
+  'analytics.trackEvent': { type: 'search', payload: { source: 'account', query: 'yeticlutch', resultCount: 1 } },
   // Ids the caller does not have are ignored: runnable as written.
   'account.deleteImages': { imageIds: ['img_AbCdEfGhIjKl'] },
   // A domain connection waits for its proof (account.verifyConnection); an OAuth one needs a provider's code.

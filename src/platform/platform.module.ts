@@ -6,10 +6,13 @@ import { REDIS, redisKey } from '../common/redis/redis.module';
 import { CallBudget, MarketCallPace } from './client/call-budget';
 import { PlatformClient } from './client/platform-client';
 import { LocationNames } from './location-names.service';
+import { LookupAnswers } from './spending/lookup-answers';
+import { PlatformSpending } from './spending/platform-spending';
 
 /**
  * The platform's Web API client, configured once. Its base URLs point at the real platform or at the simulator;
- * the code path is the same. Every process shares one daily call budget and one market call pace in Redis.
+ * the code path is the same. Every process shares one daily call budget and one market call pace in Redis; what
+ * requests may spend of the budget is PlatformSpending's (spending/platform-spending.ts).
  */
 @Module({
   providers: [
@@ -35,7 +38,9 @@ import { LocationNames } from './location-names.service';
         }),
     },
     LocationNames,
+    PlatformSpending,
+    LookupAnswers,
   ],
-  exports: [PlatformClient, MarketCallPace, LocationNames],
+  exports: [PlatformClient, MarketCallPace, LocationNames, PlatformSpending, LookupAnswers],
 })
 export class PlatformModule {}

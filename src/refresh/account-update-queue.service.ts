@@ -11,12 +11,15 @@ import { Principal } from '../common/auth/principal';
 import { StatsEvents } from '../stats/events/stats-events';
 import { AccountLookupService, AccountSelector } from '../account-records/account-lookup.service';
 import { UpdateProgressService } from '../account-records/progress/update-progress.service';
+import { PlatformSpending, UPDATE_CALLS } from '../platform/spending/platform-spending';
 import { V1AccountRefreshInventoryResponseBody } from './dto/refresh.dto';
 import { ACCOUNT_UPDATE_QUEUE, AccountUpdateJob, AccountUpdatePayload, accountUpdateJobId } from './update-queue.constants';
 
 /**
  * `account.queueUpdate`: claims the account for an update in PostgreSQL (atomically, so concurrent requests
- * queue one run) and enqueues one BullMQ job per account.
+ * queue one run) and enqueues one BullMQ job per account. A request's update spends UPDATE_CALLS platform calls
+ * (made by the worker): they are reserved against the caller's account before anything is claimed, and given back
+ * when nothing was queued (PlatformSpending: 429 past the account's hourly share, 503 past the requests' daily one).
  */
 @Injectable()
 export class AccountUpdateQueueService {
@@ -26,6 +29,7 @@ export class AccountUpdateQueueService {
     private readonly lookup: AccountLookupService,
     private readonly progress: UpdateProgressService,
     private readonly stats: StatsEvents,
+    private readonly spending: PlatformSpending,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -38,16 +42,23 @@ export class AccountUpdateQueueService {
 
   async queueUpdate(selector: AccountSelector, force: boolean, principal: Principal): Promise<void> {
     if (force && !(await this.isStaff(principal.accountId))) throw forbidden('Only staff may force an update.');
-    await this.queueTrusted(selector, force);
+    const reservation = await this.spending.reserve(principal.accountId, UPDATE_CALLS);
+    let queued = false;
+    try {
+      queued = await this.queueTrusted(selector, force, principal.accountId);
+    } finally {
+      if (!queued) await reservation.settle(0).catch(() => undefined);
+    }
   }
 
   /**
    * Queues an update for a caller trusted to `force` (staff, checked above, or the operator CLI). Resolves true when
    * a run was queued, false when one was already queued or running; throws 404 for an account the platform does not
-   * know and 429 before `nextAllowedTime` (unless forced).
+   * know and 429 before `nextAllowedTime` (unless forced). A look-up of an untracked account is paid by `payer`'s
+   * share of the platform budget (null: unmetered, for the operator and a user's own first update at sign-in).
    */
-  async queueTrusted(selector: AccountSelector, force: boolean): Promise<boolean> {
-    const { accountId, created } = await this.lookup.resolveForQueue(selector);
+  async queueTrusted(selector: AccountSelector, force: boolean, payer: number | null = null): Promise<boolean> {
+    const { accountId, created } = await this.lookup.resolveForQueue(selector, payer);
     if (created) await this.stats.publish({ accountsAdded: 1, totalAccounts: 1 });
     // TypeORM returns [rows, affectedCount] for an UPDATE … RETURNING.
     const [claimed]: [{ account_id: number }[], number] = await this.dataSource.query(

@@ -14,6 +14,10 @@ import {
 import { steamId64Of } from '../account-records/account.enums';
 import { UpdateStepName } from '../account-records/progress/update-steps';
 
+/** `communityvisibilitystate` of a public profile; anything else hides all but the summary, bans and badges. */
+const PUBLIC_PROFILE = 3;
+const PRIVATE = { visibility: 'private' } as const;
+
 /** Everything one refresh reads from the platform about one account. */
 export interface PlatformSnapshot {
   summary: PlayerSummary;
@@ -45,14 +49,17 @@ export class PlatformSnapshotReader {
     const [bans] = await this.client.getPlayerBans([steamId]);
     await onStep('badges');
     const badges = await this.client.getBadges(steamId);
+    // A private profile's games, friends, groups and inventory answer "private" (platform-api.md): the summary just
+    // said so, and asking would spend three Web API calls (and a community one) to hear it again.
+    const hidden = summary.communityVisibilityState !== PUBLIC_PROFILE;
     await onStep('games');
-    const games = await this.client.getOwnedGames(steamId, { includeAppInfo: true, includePlayedFreeGames: true });
+    const games = hidden ? PRIVATE : await this.client.getOwnedGames(steamId, { includeAppInfo: true, includePlayedFreeGames: true });
     await onStep('friends');
-    const friends = await this.client.getFriendList(steamId);
+    const friends = hidden ? PRIVATE : await this.client.getFriendList(steamId);
     await onStep('groups');
-    const groups = await this.client.getUserGroupList(steamId);
+    const groups = hidden ? PRIVATE : await this.client.getUserGroupList(steamId);
     await onStep('inventory');
-    const inventory = await this.client.getInventory(steamId);
+    const inventory = hidden ? PRIVATE : await this.client.getInventory(steamId);
     return { summary, location, bans: bans ?? null, badges, games, friends, groups, inventory };
   }
 }

@@ -9,7 +9,8 @@ describe('account.subscribe', () => {
   let key: string;
 
   beforeAll(async () => {
-    ctx = await startPipeline('stream', { env: { STREAM_HEARTBEAT_MS: '200' } });
+    // One trusted proxy: the tests tell viewers apart by the address it forwards.
+    ctx = await startPipeline('stream', { env: { STREAM_HEARTBEAT_MS: '200', TRUST_PROXY_HOPS: '1' } });
     await ctx.app.listen(0, '127.0.0.1');
     port = (ctx.app.getHttpServer().address() as AddressInfo).port;
     key = await ctx.apiKey(1);
@@ -52,18 +53,19 @@ describe('account.subscribe', () => {
       // Viewing starts as soon as the headers are in: the stream fixed its starting position (and created the
       // account's log, which views are appended to) before it sent them. It read it after them once, and a view
       // recorded in between was lost about one run in four.
-      const view = (visitor: string) =>
+      // A viewer is the key's account from an address: alice's second view counts nothing, not even a tick.
+      const view = (address: string) =>
         ctx
           .http()
           .post('/v1/account.getInfo')
           .set('Authorization', `Bearer ${key}`)
-          .set('X-Visitor-Id', visitor)
+          .set('X-Forwarded-For', address)
           .send({ id: { accountId: 1 } })
           .expect(200);
-      await view('alice');
-      await view('alice');
-      await view('bob');
-      await stream.waitFor(() => stream.events.filter((e) => e.event === 'account-view-tick').length === 3);
+      await view('203.0.113.1');
+      await view('203.0.113.1');
+      await view('203.0.113.2');
+      await stream.waitFor(() => stream.events.filter((e) => e.event === 'account-view-tick').length === 2);
       expect(stream.events.find((e) => e.event === 'account-view-tick')?.data).toEqual({ accountId: 1, totalDelta: 1 });
       const stats = await ctx
         .http()
@@ -71,9 +73,10 @@ describe('account.subscribe', () => {
         .set('Authorization', `Bearer ${key}`)
         .send({ id: { accountId: 1 } })
         .expect(200);
-      expect(stats.body).toMatchObject({ total24h: 3, total7d: 3, total30d: 3, unique24h: 2, unique7d: 2, unique30d: 2 });
+      expect(stats.body).toMatchObject({ total24h: 2, total7d: 2, total30d: 2, unique24h: 2, unique7d: 2, unique30d: 2 });
+      expect(stream.events.filter((e) => e.event === 'account-view-tick').length).toBe(2);
       const trending = await ctx.http().post('/v1/account.getTrending').send({ window: '24h', limit: 5 }).expect(200);
-      expect(trending.body.accounts[0]).toMatchObject({ accountId: 1, uniqueViews: 2, totalViews: 3 });
+      expect(trending.body.accounts[0]).toMatchObject({ accountId: 1, uniqueViews: 2, totalViews: 2 });
       expect(trending.body.accounts[0].account.steamId).toBe('76561197960265729');
       await ctx.http().post('/v1/account.getTrending').send({ window: '1h' }).expect(422);
     } finally {
@@ -94,8 +97,16 @@ describe('account.subscribe', () => {
     }
     const stream = await openSse(port, '/v1/account.subscribe?accountId=1', { Authorization: `Bearer ${key}` });
     try {
+      let address = 10;
+      // Each view from an address of its own: a new viewer.
       const view = (accountId: number) =>
-        ctx.http().post('/v1/account.getInfo').set('Authorization', `Bearer ${key}`).send({ id: { accountId } }).expect(200);
+        ctx
+          .http()
+          .post('/v1/account.getInfo')
+          .set('Authorization', `Bearer ${key}`)
+          .set('X-Forwarded-For', `198.51.100.${address++}`)
+          .send({ id: { accountId } })
+          .expect(200);
       const viewsOf = async (accountId: number) =>
         (await ctx.http().post('/v1/account.getViewStats').set('Authorization', `Bearer ${key}`).send({ id: { accountId } }).expect(200))
           .body.total24h as number;
@@ -117,7 +128,7 @@ describe('account.subscribe', () => {
     }
   });
 
-  it('should tell viewers without X-Visitor-Id apart by their address (first X-Forwarded-For entry) and user agent', async () => {
+  it('should tell viewers apart by their account and address, never by what the client labels itself', async () => {
     const stats = async () =>
       (
         await ctx
@@ -127,23 +138,26 @@ describe('account.subscribe', () => {
           .send({ id: { accountId: 1 } })
           .expect(200)
       ).body as { total24h: number; unique24h: number };
-    const view = (forwardedFor: string, userAgent: string) =>
+    const otherAccountKey = await ctx.apiKey(7);
+    const view = (forwardedFor: string, userAgent: string, visitorId: string, credential = key) =>
       ctx
         .http()
         .post('/v1/account.getInfo')
-        .set('Authorization', `Bearer ${key}`)
+        .set('Authorization', `Bearer ${credential}`)
         .set('X-Forwarded-For', forwardedFor)
         .set('User-Agent', userAgent)
+        .set('X-Visitor-Id', visitorId)
         .send({ id: { accountId: 1 } })
         .expect(200);
     const before = await stats();
-    await view('203.0.113.7', 'one');
-    await view('203.0.113.7, 10.0.0.1', 'one'); // the same viewer behind another proxy
-    await view('203.0.113.7', 'two');
-    await view('198.51.100.2', 'one');
+    await view('203.0.113.7', 'one', 'a');
+    await view('203.0.113.7', 'two', 'b'); // another label, the same viewer
+    await view('192.0.2.9, 203.0.113.7', 'one', 'c'); // a forged entry before the one the trusted proxy wrote
+    await view('198.51.100.2', 'one', 'a'); // another address
+    await view('203.0.113.7', 'one', 'a', otherAccountKey); // another account
     const after = await stats();
-    expect(after.total24h - before.total24h).toBe(4);
     expect(after.unique24h - before.unique24h).toBe(3);
+    expect(after.total24h - before.total24h).toBe(3);
   });
 
   it('should let a client subscribe to an account before its first refresh, and wait for it', async () => {

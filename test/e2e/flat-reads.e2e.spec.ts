@@ -49,7 +49,8 @@ describe('flat reads: maintained owner counts, leaderboard changes, trending vie
   const accounts = Array.from({ length: 14 }, (_, i) => i + 2);
 
   beforeAll(async () => {
-    ctx = await startPipeline('flatreads');
+    // One trusted proxy: the trending test tells its viewers apart by the address it forwards.
+    ctx = await startPipeline('flatreads', { env: { TRUST_PROXY_HOPS: '1' } });
     key = await ctx.apiKey(1);
     await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES (1, 'staff')`);
     await ctx.startWorker();
@@ -302,8 +303,14 @@ describe('flat reads: maintained owner counts, leaderboard changes, trending vie
     const redis = new Redis(REDIS_URL);
     // The per-request union of the window's buckets the rolling rankings replaced, on the same keys.
     const counter = new TrendingCounter(redis, redisKey(ctx.config, 'views'));
+    // A viewer is the key's account from an address: one address per visitor named here.
+    const addresses = new Map<string, string>();
+    const addressOf = (visitor: string) => {
+      if (!addresses.has(visitor)) addresses.set(visitor, `198.51.100.${addresses.size + 1}`);
+      return addresses.get(visitor)!;
+    };
     const view = (accountId: number, visitor: string) =>
-      ctx.http().post('/v1/account.getInfo').set(auth()).set('X-Visitor-Id', visitor).send({ id: { accountId } }).expect(200);
+      ctx.http().post('/v1/account.getInfo').set(auth()).set('X-Forwarded-For', addressOf(visitor)).send({ id: { accountId } }).expect(200);
     const compare = async () => {
       // A top list is shared for a second (ViewTrends.top).
       await new Promise((resolve) => setTimeout(resolve, TOP_CACHE_MS + 100));
@@ -339,7 +346,7 @@ describe('flat reads: maintained owner counts, leaderboard changes, trending vie
       [2, 1],
     ] as const)
       for (let v = 0; v < visitors; v++) await view(accountId, `late-${accountId}-${v}`);
-    await view(3, 'late-3-0'); // a returning visitor: a hit, not a new viewer
+    await view(3, 'late-3-0'); // a returning visitor: neither a hit nor a new viewer
     await compare();
     // Hits recorded behind the rankings' back (a seed writes through TrendingCounter): a rebuild takes them in.
     await counter.hit('6', 'seeded-visitor', new Date());

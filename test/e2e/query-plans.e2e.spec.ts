@@ -140,6 +140,8 @@ const OPERATIONS: Record<string, Operation> = {
   'leaderboard.listBadges': { body: () => ({}) },
   'leaderboard.previewAccountRank': { body: (f) => ({ leaderboard: 'xp', ...id(f.other) }) },
   'search.getTrending': { body: () => ({ source: 'badge', window: '7d' }) },
+  // A frontend key or a signed-in user: the caller's key is neither.
+  'analytics.trackEvent': { body: (f) => ({ type: 'profile_view', payload: { accountId: f.other } }), as: 'session' },
   'stats.getStats': { body: () => ({}) },
   'staff.listStaff': { body: () => ({}) },
   'maintenance.list': { body: () => ({}), as: 'none' },

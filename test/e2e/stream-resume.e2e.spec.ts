@@ -39,7 +39,8 @@ describe('resumable streams (Last-Event-ID)', () => {
   const auth = () => ({ Authorization: `Bearer ${key}` });
 
   beforeAll(async () => {
-    ctx = await startPipeline('resume', { env: { STREAM_HEARTBEAT_MS: '200' } });
+    // One trusted proxy: each view below comes from an address of its own, so each is a new viewer (and a tick).
+    ctx = await startPipeline('resume', { env: { STREAM_HEARTBEAT_MS: '200', TRUST_PROXY_HOPS: '1' } });
     await ctx.app.listen(0, '127.0.0.1');
     port = (ctx.app.getHttpServer().address() as AddressInfo).port;
     key = await ctx.apiKey(1);
@@ -60,7 +61,12 @@ describe('resumable streams (Last-Event-ID)', () => {
     await ctx.http().post('/v1/account.queueUpdate').set(auth()).send({ id: { accountId }, force: true }).expect(204);
     await ctx.waitForCompletion(accountId, key);
   };
-  const view = (accountId: number) => ctx.http().post('/v1/account.getInfo').set(auth()).send({ id: { accountId } }).expect(200);
+  let viewer = 0;
+  const view = (accountId: number) => {
+    viewer++;
+    const address = `10.${(viewer >> 16) & 255}.${(viewer >> 8) & 255}.${viewer & 255}`;
+    return ctx.http().post('/v1/account.getInfo').set(auth()).set('X-Forwarded-For', address).send({ id: { accountId } }).expect(200);
+  };
 
   /**
    * A control stream stays connected while a client receives up to `lastId`, drops for 5 s (while `duringGap`

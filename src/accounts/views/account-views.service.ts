@@ -11,15 +11,17 @@ export const VIEW_BATCH_MS = 10;
 export const VIEW_BATCH_MAX = 256;
 
 /**
- * Visitors without an id by their address and user agent: a client views profile after profile as the same pair, and
- * hashing it for each was ~1 % of account.getInfo's API time. Bounded: emptied when full.
+ * Visitors by their account and address: a client views profile after profile as the same pair, and hashing it for
+ * each was ~1 % of account.getInfo's API time. Bounded: emptied when full.
  */
 const HASHED_VISITORS = new Map<string, string>();
 const HASHED_VISITORS_HELD = 4096;
 
 /**
- * Profile views: `account.getViewStats`, the `account-view-tick` event and `account.getTrending`. A viewer is
- * the client's `X-Visitor-Id`, else a hash of its address and user agent.
+ * Profile views: `account.getViewStats`, the `account-view-tick` event and `account.getTrending`. A viewer is the
+ * credential's account with the client's address (from trusted proxies only: ProfileVisitor), hashed; a viewer counts
+ * once per profile per bucket (an hour for the 24 h window, a day for 7 d and 30 d: ViewTrends' RECORD_HITS), in
+ * the hits as in the distinct viewers, so one key cannot raise a profile's counts or its trending by repeating itself.
  *
  * Every `account.getInfo` is a view, so views are written behind, in batches (WriteBehind): what waits is counted
  * within VIEW_BATCH_MS, by one script for the batch's hits and, when some of the profiles are followed, one for their
@@ -35,9 +37,9 @@ export class AccountViewsService implements BeforeApplicationShutdown {
     private readonly counter: ViewTrends,
   ) {}
 
-  static visitor(visitorId: string | undefined, ip: string, userAgent: string | undefined): string {
-    if (visitorId && /^[A-Za-z0-9._:-]{1,64}$/.test(visitorId)) return `v:${visitorId}`;
-    const pair = `${ip}|${userAgent ?? ''}`;
+  /** The viewer of a credential's account (null: none) from a client address. */
+  static visitor(accountId: number | null, ip: string): string {
+    const pair = `${accountId ?? ''}|${ip}`;
     let visitor = HASHED_VISITORS.get(pair);
     if (visitor === undefined) {
       visitor = `h:${hash('sha256', pair, 'base64url').slice(0, 22)}`;

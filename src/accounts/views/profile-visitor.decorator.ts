@@ -1,15 +1,16 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import { Principal } from '../../common/auth/principal';
 import { AccountViewsService } from './account-views.service';
 
 /**
- * Who is viewing a profile (AccountViewsService.visitor): the client's `X-Visitor-Id`, else its address (the first
- * `X-Forwarded-For` entry, else the connection's) with its `User-Agent`. One parameter read from the request: as four
- * (the address and three headers) three of them went through the global pipe on every `account.getInfo`. The headers
- * are documented on the operation (`@ApiHeader`).
+ * Who is viewing a profile (AccountViewsService.visitor): the account of the request's credential (any of its keys or
+ * sessions) with the client's address as Express decides it, which reads `X-Forwarded-For` only through the
+ * `TRUST_PROXY_HOPS` proxies in front of the API. Nothing the client chooses freely tells viewers apart: not
+ * `X-Visitor-Id`, not `User-Agent`, not an `X-Forwarded-For` no trusted proxy wrote. So one key from one address is
+ * one viewer, however it labels its requests. The headers stay documented on the operation (`@ApiHeader`).
  */
 export const ProfileVisitor = createParamDecorator((_data: unknown, context: ExecutionContext): string => {
-  const request = context.switchToHttp().getRequest<Request>();
-  const address = request.header('x-forwarded-for')?.split(',')[0]?.trim() || (request.ip ?? '');
-  return AccountViewsService.visitor(request.header('x-visitor-id'), address, request.header('user-agent'));
+  const request = context.switchToHttp().getRequest<Request & { user?: Principal }>();
+  return AccountViewsService.visitor(request.user?.accountId ?? null, request.ip ?? '');
 });

@@ -26,8 +26,11 @@ const WINDOWS: Record<TrendingWindow, { unit: 'h' | 'd'; count: number; step: nu
 };
 
 /**
- * TrendingCounter's hit (same keys, same buckets) for a batch of hits in one hour, plus: when a visitor is new to a
- * bucket, the rolling rankings that cover that bucket and exist are raised too. KEYS: the hour's hits (HITS_KEY) and
+ * TrendingCounter's hit (same keys, same buckets) for a batch of hits in one hour, except that a hit counts only when
+ * its visitor is new to the bucket (PFADD altered the visitors' HyperLogLog): a viewer counts once per profile per
+ * hour in the hourly buckets and once per day in the daily ones, so repeating a view raises nothing (its
+ * `account-view-tick` is not sent either). When a visitor is new to a bucket, the rolling rankings that cover that
+ * bucket and exist are raised too. KEYS: the hour's hits (HITS_KEY) and
  * "rank-unique", the day's, then the rolling rankings (for the hour bucket first: ARGV[2] of them; ARGV[3] in all),
  * then per hit its visitor sets (hour, day) and, when ARGV[4] is '1', a key whose existence the script reports (the
  * profile's replay log: is anyone following it?). ARGV: [1] TTL, [2], [3], [4], then per hit its member and visitor.
@@ -50,17 +53,19 @@ local hits = (#ARGV - 4) / 2
 local watched = {}
 for h = 0, hits - 1 do
   local member, visitor = ARGV[5 + 2 * h], ARGV[6 + 2 * h]
+  local counted = false
   for b = 1, 2 do
     local visitors = KEYS[last + per * h + b]
     local fresh = redis.call('PFADD', visitors, visitor)
     redis.call('EXPIRE', visitors, ttl)
-    redis.call('HINCRBY', KEYS[2 * b - 1], member, 1)
     if fresh == 1 then
+      redis.call('HINCRBY', KEYS[2 * b - 1], member, 1)
       redis.call('ZINCRBY', KEYS[2 * b], 1, member)
       for _, key in ipairs(raised[b]) do redis.call('ZINCRBY', key, 1, member) end
+      if b == 1 then counted = true end
     end
   end
-  if watching and redis.call('EXISTS', KEYS[last + per * h + 3]) == 1 then watched[#watched + 1] = h end
+  if counted and watching and redis.call('EXISTS', KEYS[last + per * h + 3]) == 1 then watched[#watched + 1] = h end
 end
 for k = 1, 4 do redis.call('EXPIRE', KEYS[k], ttl) end
 local changed, hour, day, seen = KEYS[#KEYS], string.match(KEYS[1], ':([^:]+)$'), string.match(KEYS[3], ':([^:]+)$'), {}

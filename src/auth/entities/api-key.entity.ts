@@ -28,6 +28,13 @@ export class ApiKeyEntity {
   @Column('text', { default: 'production' })
   environment: DeveloperAppEnvironment;
 
+  /**
+   * A frontend key: the key of the service's own web app, which `analytics.trackEvent` accepts (other keys get 403).
+   * Set by the operator (`api-key create --frontend`), never by a developer app's owner.
+   */
+  @Column('boolean', { default: false })
+  frontend: boolean;
+
   /** SHA-256 of the whole secret, hex. */
   @Index('ux_api_keys_secret_hash', { unique: true })
   @Column('text')

@@ -12,7 +12,7 @@ import { out } from '../cli-app';
 
 export async function createApiKey(
   app: INestApplicationContext,
-  options: { account: number; name: string; description?: string; environment: DeveloperAppEnvironment },
+  options: { account: number; name: string; description?: string; environment: DeveloperAppEnvironment; frontend?: boolean },
 ): Promise<void> {
   await app.get(AccountAdminService).ensureAccount(options.account);
   const { key, secret } = await app.get(ApiKeyService).create({
@@ -20,8 +20,10 @@ export async function createApiKey(
     name: options.name,
     description: options.description,
     environment: options.environment,
+    frontend: options.frontend,
   });
-  out(`created API key ${key.keyId} for account ${options.account} (${key.environment}); the secret follows and is not shown again:`);
+  const kind = key.frontend ? `${key.environment}, frontend` : key.environment;
+  out(`created API key ${key.keyId} for account ${options.account} (${kind}); the secret follows and is not shown again:`);
   out(secret);
 }
 
