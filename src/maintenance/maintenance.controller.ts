@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { Principal } from '../common/auth/principal';
 import { RequireStaff } from '../common/auth/require-role.decorator';
+import { unprocessable } from '../common/problem/problem.exception';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { MaintenanceEvent } from '../site/dto/maintenance.dto';
 import { STAFF_ACCESS } from '../staff/admin.controller';
@@ -19,7 +20,14 @@ import { MaintenanceAdmin } from './maintenance-admin.service';
 
 const ANNOUNCED = 'Open `site.subscribe` streams get the new set and `maintenance.changed` webhooks fire; written to the audit log.';
 const actorOf = (principal: Principal): StaffActor => ({ via: 'api', accountId: principal.accountId });
-const dateOf = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
+/** A date-time of the body (its pattern already checked): one that names no instant (month 13) is a 422. */
+const dateOf = (value: string | undefined, field: string) => {
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999)
+    throw unprocessable(`\`${field}\` is not a valid date-time.`, [{ location: `body.${field}`, message: 'invalid date-time', value }]);
+  return date;
+};
 
 @ApiTags('maintenance')
 @Controller('v1')
@@ -68,8 +76,8 @@ export class MaintenanceController {
       message: body.message,
       enabled: body.enabled,
       paths: body.paths ?? undefined,
-      startsAt: dateOf(body.startsAt),
-      endsAt: dateOf(body.endsAt),
+      startsAt: dateOf(body.startsAt, 'startsAt'),
+      endsAt: dateOf(body.endsAt, 'endsAt'),
     });
   }
 
@@ -88,8 +96,8 @@ export class MaintenanceController {
       message: body.message,
       enabled: body.enabled,
       paths: body.paths,
-      startsAt: dateOf(body.startsAt),
-      endsAt: dateOf(body.endsAt),
+      startsAt: dateOf(body.startsAt, 'startsAt'),
+      endsAt: dateOf(body.endsAt, 'endsAt'),
       clearStartsAt: body.clearStartsAt,
       clearEndsAt: body.clearEndsAt,
     });

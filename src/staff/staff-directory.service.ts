@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { LeaderboardAccount } from '../account-records/dto/leaderboard-account.dto';
 import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
 import { STAFF_ROLES } from '../common/auth/require-role.decorator';
+import { decodeCursor, encodeCursor } from '../common/wire/cursor';
 import { AuditLog } from './audit-log';
 import { AdminListAuditLogRequestBody, AdminListAuditLogResponseBody } from './dto/audit-log.dto';
 
@@ -27,8 +28,10 @@ export class StaffDirectory {
   }
 
   async auditLog(request: AdminListAuditLogRequestBody): Promise<AdminListAuditLogResponseBody> {
+    // The cursor is checked before any work; its key is the last entry's (createdAt, id), paged by id.
+    const after = request.cursor ? decodeCursor(request.cursor, ['timestamp', 'int64']) : null;
     const limit = request.limit ?? 50;
-    const rows = await this.audit.list({ targetAccountId: request.accountId, before: request.cursor, limit: limit + 1 });
+    const rows = await this.audit.list({ targetAccountId: request.accountId, before: after?.[1], limit: limit + 1 });
     const page = rows.slice(0, limit);
     return {
       entries: page.map((row) => ({
@@ -42,7 +45,7 @@ export class StaffDirectory {
         after: row.after,
         createdAt: row.created_at.toISOString(),
       })),
-      nextCursor: rows.length > limit ? page[page.length - 1].id : null,
+      nextCursor: rows.length > limit ? encodeCursor([page[page.length - 1].created_at.toISOString(), page[page.length - 1].id]) : null,
     };
   }
 }

@@ -40,9 +40,14 @@ interface Answer {
 
 jest.setTimeout(LONG);
 
+/** The caller of the staff operations (`admin.*`, role-checked before validation: a non-staff caller gets 403). */
+const STAFF_ACCOUNT = 4_000_001;
+
 describe('hostile input derived from the OpenAPI document', () => {
   let ctx: TestContext;
   let token: string;
+  /** The staff operations are sent by a staff account of their own: they change the tracked account's roles. */
+  let staffToken: string;
   let doc: RequestDocument;
   let operations: Operation[];
   const latencies: { kind: string; ms: number }[] = [];
@@ -53,6 +58,8 @@ describe('hostile input derived from the OpenAPI document', () => {
     // One listening server for the whole suite: supertest otherwise binds a new port for every request.
     await ctx.app.listen(0, '127.0.0.1');
     token = (await ctx.session(TRACKED_ACCOUNT)).sessionToken;
+    await ctx.grantRole(STAFF_ACCOUNT, 'staff');
+    staffToken = (await ctx.session(STAFF_ACCOUNT)).sessionToken;
     doc = new RequestDocument((await ctx.http().get('/openapi.json').expect(200)).body);
     operations = doc.operations();
   });
@@ -75,7 +82,12 @@ describe('hostile input derived from the OpenAPI document', () => {
     raw?: { data: string | Buffer; type?: string; encoding?: string },
   ): Promise<Answer> {
     // account.logout ends the session it is sent with when it succeeds: it gets one of its own each time.
-    const credential = operation === 'account.logout' ? (await ctx.session(TRACKED_ACCOUNT)).sessionToken : token;
+    const credential =
+      operation === 'account.logout'
+        ? (await ctx.session(TRACKED_ACCOUNT)).sessionToken
+        : operation.startsWith('admin.')
+          ? staffToken
+          : token;
     let req = ctx.http().post(`/v1/${operation}`).set('Authorization', `Bearer ${credential}`);
     if (raw) {
       if (raw.type !== undefined) req = req.set('Content-Type', raw.type);
@@ -294,6 +306,7 @@ describe('hostile input derived from the OpenAPI document', () => {
     expect(paged.map((operation) => operation.id).sort()).toEqual([
       'activity.listAccountFeed',
       'activity.listGlobalFeed',
+      'admin.listAuditLog',
       'app.listOwners',
       'badge.listCrafters',
     ]);

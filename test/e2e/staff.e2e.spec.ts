@@ -281,6 +281,9 @@ describe('staff operations', () => {
     await as(staff, 'admin.maintenance.update', { uid: later.body.uid, startsAt: soon, clearStartsAt: true }).expect(422);
     await as(staff, 'admin.maintenance.update', { uid: later.body.uid, endsAt: '2020-01-01T00:00:00Z', startsAt: soon }).expect(422);
     await as(staff, 'admin.maintenance.update', { uid: 'mnt_ffffffff', enabled: false }).expect(404);
+    // Dates are checked whole: a pattern-valid one that names no instant is a 422 too.
+    await as(staff, 'admin.maintenance.update', { uid: later.body.uid, endsAt: 'soon' }).expect(422);
+    await as(staff, 'admin.maintenance.update', { uid: later.body.uid, endsAt: '2030-13-45T99:00:00Z' }).expect(422);
 
     await as(staff, 'admin.maintenance.delete', { uid: later.body.uid }).expect(200, {
       $schema: 'http://api.test/schemas/DeleteResponseBody.json',
@@ -325,6 +328,7 @@ describe('staff operations', () => {
     const second = await as(staff, 'admin.listAuditLog', { limit: 2, cursor: first.body.nextCursor }).expect(200);
     expect(BigInt(second.body.entries[0].id)).toBeLessThan(BigInt(first.body.entries[1].id));
     await as(staff, 'admin.listAuditLog', { limit: 1000 }).expect(422);
+    await as(staff, 'admin.listAuditLog', { cursor: 'forged' }).expect(422);
   });
 
   it('should let a user show a role they hold as chosenRole, and only such a role', async () => {

@@ -92,7 +92,7 @@ export class GrantedResource {
   @ApiProperty({
     maxLength: 10,
     pattern: '^(|[0-9]{1,10})$',
-    example: '250',
+    example: '50',
     description: 'A whole number (decimal string) within the resource’s maximum, or "" to remove the grant.',
   })
   value: string;

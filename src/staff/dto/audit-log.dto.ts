@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { INT32_MAX } from '../../common/wire/bounds';
+import { CURSOR_MAX_LENGTH, CURSOR_PATTERN } from '../../common/wire/cursor';
 
 export const AUDIT_PAGE_MAX = 200;
 
@@ -13,10 +14,10 @@ export class AdminListAuditLogRequestBody {
   })
   accountId?: number;
 
-  @ApiPropertyOptional({ maxLength: 20, pattern: '^[0-9]{1,19}$', description: 'The `nextCursor` of the previous page.' })
+  @ApiPropertyOptional({ maxLength: CURSOR_MAX_LENGTH, pattern: CURSOR_PATTERN, description: 'The `nextCursor` of the previous page.' })
   cursor?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: AUDIT_PAGE_MAX, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: AUDIT_PAGE_MAX, default: 50 })
   limit?: number;
 }
 
