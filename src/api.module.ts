@@ -36,6 +36,7 @@ import { DeveloperAppsModule } from './developer-apps/developer-apps.module';
 import { EmailModule } from './email/email.module';
 import { PreferencesModule } from './preferences/preferences.module';
 import { ConnectionsModule } from './connections/connections.module';
+import { AnalyticsModule } from './analytics/analytics.module';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe and filter. */
@@ -68,6 +69,7 @@ export class ApiModule implements NestModule {
         EmailModule,
         PreferencesModule,
         ConnectionsModule,
+        AnalyticsModule,
         // Health probes; failures are not logged by terminus: each store outage is logged once where it is seen.
         TerminusModule.forRoot({ logger: false }),
       ],
