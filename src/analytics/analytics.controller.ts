@@ -18,6 +18,8 @@ import {
   AnalyticsListMetricsResponseBody,
   AnalyticsMetricByScope,
   AnalyticsMyPercentiles,
+  AnalyticsGetTrendRequestBody,
+  AnalyticsTrend,
 } from './dto/analytics.dto';
 
 const POPULATION =
@@ -117,5 +119,20 @@ export class AnalyticsController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<AnalyticsMyPercentiles> {
     return this.analytics.myPercentiles(principal.accountId, body.scope, body.scope_value);
+  }
+
+  @WireOperation({
+    operationId: 'analytics.getTrend',
+    summary: 'Daily quantiles over a window for a metric in a scope',
+    description:
+      "The count and percentile_disc 0.5 / 0.9 / 0.99 of the scope's refreshed accounts (those at 0 included), one point per UTC day " +
+      'of the window (today included) that has a snapshot: the worker writes one a day (at its first start of a day, then each new ' +
+      'day), `npm run seed` writes its own day. Kept for the global, region and country scopes.',
+    auth: 'any',
+    response: AnalyticsTrend,
+    errors: [400, 422, 500],
+  })
+  async getTrend(@Body() body: AnalyticsGetTrendRequestBody): Promise<AnalyticsTrend> {
+    return this.analytics.trend(body.metric, body.scope, body.scope_value, body.window);
   }
 }

@@ -12,10 +12,11 @@ import { AnalyticsController } from './analytics.controller';
 import { AnalyticsScopes } from './analytics-scopes';
 import { AnalyticsService } from './analytics.service';
 import { BivariateTables } from './bivariate-tables';
+import { TrendReader } from './trends/trend-reader.service';
 
 @Module({
   imports: [RanksModule],
   controllers: [AnalyticsController],
-  providers: [AnalyticsService, AnalyticsScopes, BivariateTables],
+  providers: [AnalyticsService, AnalyticsScopes, BivariateTables, TrendReader],
 })
 export class AnalyticsModule {}

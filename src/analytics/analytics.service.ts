@@ -12,10 +12,12 @@ import {
   AnalyticsMetricByScope,
   AnalyticsMyPercentiles,
   AnalyticsScopeBucket,
+  AnalyticsTrend,
   Aggregation,
 } from './dto/analytics.dto';
 import { Inequality, inequalityOf, logBinEdges, percentileDisc } from './population-math';
 import { ScopeCache } from './scope-cache';
+import { TrendReader } from './trends/trend-reader.service';
 
 /** How often a whole-scope answer (Lorenz curve, bivariate table) is computed again while the boards change. */
 export const WHOLE_SCOPE_RECOMPUTE_MS = 10_000;
@@ -45,6 +47,7 @@ export class AnalyticsService {
     private readonly replicas: RankReplicaService,
     private readonly scopes: AnalyticsScopes,
     private readonly bivariates: BivariateTables,
+    private readonly trends: TrendReader,
   ) {}
 
   async distribution(metricId: string, scope: string, value: string | undefined): Promise<AnalyticsDistribution> {
@@ -121,6 +124,12 @@ export class AnalyticsService {
       return { metric: metric.id, percentile: (100 * atOrBelow) / values.population, value: own };
     });
     return { count: population, percentiles };
+  }
+
+  async trend(metricId: string, scope: string, value: string | undefined, window: string): Promise<AnalyticsTrend> {
+    const metric = this.metric(metricId, 'metric');
+    const key = await this.scopes.keyOf(scope, value);
+    return { points: await this.trends.points(metric.id, key, window) };
   }
 
   private replica(): RankReplica {

@@ -1,4 +1,6 @@
 import { ACCOUNT_METRICS } from '../../src/analytics/analytics-catalogue';
+import { TrendSnapshotter } from '../../src/analytics/trends/trend-snapshotter.service';
+import { dayOf, writeTrendSnapshot } from '../../src/analytics/trends/trend-snapshots';
 import { RankReplicaService } from '../../src/ranks/replica/rank-replica.service';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 
@@ -272,6 +274,58 @@ describe('analytics (population statistics)', () => {
       });
     }
     await post('analytics.getMyPercentiles', { domain: 'accounts', scope: 'global' }).expect(401);
+  }, 60_000);
+
+  it("should serve daily quantile trends from the worker's snapshots, as percentile_disc gave them each day", async () => {
+    const today = dayOf(Date.now());
+    // The worker wrote today's at its start (before any account was refreshed): it is there, and not written twice.
+    const [{ n }] = await sql<{ n: number }>('SELECT count(*)::int AS n FROM analytics_daily_quantiles WHERE day = $1', [today]);
+    expect(n).toBeGreaterThan(0);
+    expect(await ctx.worker!.get(TrendSnapshotter).snapshotIfMissing()).toBe(false);
+    // Yesterday's as the population stood then (now: the worker's boot snapshot is older), today's as it stands.
+    const query = (text: string, params: unknown[]) => ctx.dataSource.query(text, params);
+    const yesterday = dayOf(Date.now() - 86_400_000);
+    await writeTrendSnapshot(query, yesterday);
+    const expected = async (column: string, scope: Scope) =>
+      (
+        await sql<Record<string, number>>(
+          `SELECT count(*)::int AS count,
+                  coalesce(percentile_disc(0.5) WITHIN GROUP (ORDER BY ${column}), 0) AS p50,
+                  coalesce(percentile_disc(0.9) WITHIN GROUP (ORDER BY ${column}), 0) AS p90,
+                  coalesce(percentile_disc(0.99) WITHIN GROUP (ORDER BY ${column}), 0) AS p99
+             FROM accounts a WHERE ${inScope(scope)}`,
+          scope.params,
+        )
+      )[0];
+    const before = new Map<string, Record<string, number>>();
+    const trendScopes = scopes.filter((scope) => ['global', 'region', 'country'].includes(scope.scope));
+    for (const scope of trendScopes)
+      for (const metric of HEAVY) before.set(`${metric}/${scope.scope_value}`, await expected(columnOf(metric), scope));
+    ctx.clock.advance(10 * 86_400_000);
+    await refresh([3, 4, 6, 8, 10]);
+    await writeTrendSnapshot(query, today);
+    for (const scope of trendScopes) {
+      for (const metric of HEAVY) {
+        const res = await post('analytics.getTrend', {
+          domain: 'accounts',
+          metric,
+          scope: scope.scope,
+          scope_value: scope.scope_value,
+          window: '7d',
+        }).expect(200);
+        expect(res.body.points).toEqual([
+          { date: yesterday, ...before.get(`${metric}/${scope.scope_value}`) },
+          { date: today, ...(await expected(columnOf(metric), scope)) },
+        ]);
+      }
+    }
+    await post('analytics.getTrend', {
+      domain: 'accounts',
+      metric: 'xp',
+      scope: 'city',
+      scope_value: 'DE|Bavaria|Munich',
+      window: '7d',
+    }).expect((res) => expect([400, 422]).toContain(res.status));
   }, 60_000);
 
   it('should list every domain, metric and scope, and refuse unknown ids and scope values', async () => {

@@ -141,6 +141,12 @@ const OPERATIONS: Record<string, Operation> = {
   'leaderboard.previewAccountRank': { body: (f) => ({ leaderboard: 'xp', ...id(f.other) }) },
   'search.getTrending': { body: () => ({ source: 'badge', window: '7d' }) },
   'stats.getStats': { body: () => ({}) },
+  'analytics.listMetrics': { body: () => ({}) },
+  'analytics.getDistribution': { body: () => ({ domain: 'accounts', metric: 'xp', scope: 'country', scope_value: 'DE' }) },
+  'analytics.getInequality': { body: () => ({ domain: 'accounts', metric: 'playtime', scope: 'global' }) },
+  'analytics.getBivariate': { body: () => ({ domain: 'accounts', x: 'xp', y: 'playtime', agg: 'median', scope: 'global' }) },
+  'analytics.getMetricByScope': { body: () => ({ domain: 'accounts', metric: 'badges', dimension: 'country', agg: 'avg' }) },
+  'analytics.getMyPercentiles': { body: () => ({ domain: 'accounts', scope: 'global' }), as: 'session' },
   // Writes.
   'badge.setTags': { body: (f) => ({ badgeId: `bdg_${f.badgeId}`, expectedTagsVersion: '0', colors: ['col_red'] }) },
   'account.queueUpdate': { body: (f) => id(f.other) },

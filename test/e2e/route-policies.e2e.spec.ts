@@ -95,6 +95,7 @@ describe('credential policies', () => {
       'POST /v1/account.uploadImages',
       'POST /v1/account.verifyConnection',
       'POST /v1/account.verifyEmail',
+      'POST /v1/analytics.getMyPercentiles',
       'POST /v1/kv.delete',
       'POST /v1/kv.list',
       'POST /v1/kv.set',
