@@ -98,6 +98,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'analytics.getBivariate': { domain: 'accounts', x: 'xp', y: 'playtime', agg: 'median', scope: 'region', scope_value: 'Europe' },
   'analytics.getMetricByScope': { domain: 'accounts', metric: 'badges', dimension: 'country', agg: 'avg' },
   'analytics.getMyPercentiles': { domain: 'accounts', scope: 'global' },
+  'analytics.getTrend': { domain: 'accounts', metric: 'xp', scope: 'country', scope_value: 'DE', window: '30d' },
   'activity.listAccountFeed': { accountId: EXAMPLE_ACCOUNT.accountId, limit: 20 },
   'activity.listGlobalFeed': { limit: 20 },
   'app.listBadges': { appId: EXAMPLE_ACCOUNT.appId },
