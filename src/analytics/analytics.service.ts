@@ -90,7 +90,7 @@ export class AnalyticsService {
   async bivariate(xId: string, yId: string, agg: Aggregation, scope: string, value: string | undefined): Promise<AnalyticsBivariate> {
     const [x, y] = [this.metric(xId, 'x'), this.metric(yId, 'y')];
     const key = await this.scopes.keyOf(scope, value);
-    const table = this.bivariates.table(this.replica(), key, x.column, y.column);
+    const table = await this.bivariates.table(this.replica(), key, x.column, y.column);
     return { buckets: table.map((bucket) => ({ x_bucket: bucket.lower, count: bucket.count, y_value: bucket[agg] })) };
   }
 

@@ -93,9 +93,3 @@ export function inequalityOf(count: number, forEachDescending: (visit: (value: n
     top50PercentShare: share(tops[2]),
   };
 }
-
-/** percentile_disc(p) of an ascending array (a bivariate bucket's Y values). */
-export function percentileOfSorted(ascending: ArrayLike<number>, p: number): number {
-  if (ascending.length === 0) return 0;
-  return ascending[Math.max(1, Math.ceil(p * ascending.length)) - 1];
-}

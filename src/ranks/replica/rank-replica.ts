@@ -199,19 +199,27 @@ export class RankReplica {
   }
 
   /**
-   * Every account of the scope (zeros included) with its scores on two columns: O(accounts held), for computations
-   * cached across many reads (src/analytics, the bivariate tables).
+   * The accounts held in slots [from, to) that live in the scope (zeros included), each with its scores on two columns:
+   * O(to − from), for whole-scope computations cached across many reads (src/analytics, the bivariate tables), which
+   * walk `accounts` slots a range at a time between turns of the event loop. False when there is no such column or scope.
    */
-  forEachPair(scopeKey: string, xColumn: string, yColumn: string, visit: (x: number, y: number) => void): boolean {
+  forEachPair(
+    scopeKey: string,
+    xColumn: string,
+    yColumn: string,
+    from: number,
+    to: number,
+    visit: (x: number, y: number) => void,
+  ): boolean {
     const x = this.columns.indexOf(xColumn);
     const y = this.columns.indexOf(yColumn);
     const scope = this.scopeIds.get(scopeKey);
     if (x < 0 || y < 0 || scope === undefined) return false;
     const columns = this.columns.length;
-    const inScope = this.cellScopes.map((scopes) => scopes.includes(scope));
-    const { scores, cellOfSlot } = this;
-    for (let slot = 0, slots = this.index.size; slot < slots; slot++) {
-      if (inScope[cellOfSlot[slot]]) visit(scores[slot * columns + x], scores[slot * columns + y]);
+    const { scores, cellOfSlot, cellScopes } = this;
+    const end = Math.min(to, this.index.size);
+    for (let slot = from; slot < end; slot++) {
+      if (cellScopes[cellOfSlot[slot]].includes(scope)) visit(scores[slot * columns + x], scores[slot * columns + y]);
     }
     return true;
   }
