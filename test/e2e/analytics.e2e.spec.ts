@@ -242,6 +242,10 @@ describe('analytics (population statistics)', () => {
 
   it('should answer every read as a full recomputation in SQL does, and again after a burst of updates', async () => {
     await eventually(expectEverything);
+    // A hidden account stays in every population, as on the boards (the recomputation does not filter it either).
+    const { sessionToken } = await ctx.session(7);
+    await post('account.updateSettings', { hidden: true, language: 'en', vanity: null }, sessionToken).expect(204);
+    expect(await sql('SELECT 1 FROM account_settings WHERE account_id = 7 AND hidden')).toHaveLength(1);
     ctx.clock.advance(45 * 86_400_000);
     await refresh([2, 5, 7, 9, 14, 20, 27, 33, 41, 42, 43, 44, 45]);
     await eventually(expectEverything);
