@@ -42,6 +42,7 @@ import { ConnectionsModule } from './connections/connections.module';
 import { StaffModule } from './staff/staff.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { LocationsModule } from './locations/locations.module';
+import { AnalyticsModule } from './analytics/analytics.module';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe and filter. */
@@ -78,6 +79,7 @@ export class ApiModule implements NestModule {
         StaffModule,
         MaintenanceModule,
         LocationsModule,
+        AnalyticsModule,
         // Health probes; failures are not logged by terminus: each store outage is logged once where it is seen.
         TerminusModule.forRoot({ logger: false }),
       ],

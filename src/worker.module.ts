@@ -7,6 +7,7 @@ import { RefreshWorkerModule } from './refresh/refresh-worker.module';
 import { PricingWorkerModule } from './pricing/pricing-worker.module';
 import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
 import { ViewRollupModule } from './accounts/views/view-rollup.module';
+import { AnalyticsTrendsModule } from './analytics/trends/analytics-trends.module';
 
 /** The job process: BullMQ processors over the same core and area services as the API, without HTTP. */
 @Module({})
@@ -14,7 +15,15 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config), QueueModule, RefreshWorkerModule, PricingWorkerModule, WebhooksWorkerModule, ViewRollupModule],
+      imports: [
+        CoreModule.forRoot(config),
+        QueueModule,
+        RefreshWorkerModule,
+        PricingWorkerModule,
+        WebhooksWorkerModule,
+        ViewRollupModule,
+        AnalyticsTrendsModule,
+      ],
       // The worker prunes the change feed (one process kind does it; several workers pruning at once is harmless).
       providers: [ChangeFeedPruner],
     };

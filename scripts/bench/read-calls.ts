@@ -85,6 +85,26 @@ export function readCalls(accounts: number, { city, badgeAppId }: Fixtures, pair
     post('account.getTrending (7d)', '/v1/account.getTrending', () => ({ window: '7d' })),
     post('activity.listGlobalFeed', '/v1/activity.listGlobalFeed', () => ({})),
     post('item.findOwners (gems)', '/v1/item.findOwners', () => ({ itemIds: [667924416] })),
+    // Population statistics (src/analytics) on the heaviest metric (xp: every account has some), globally and in the
+    // most populated country. Lorenz curves and bivariate tables are computed on the first read (the warm-up's) and
+    // again at most every 10–15 s while the boards change; the others are look-ups on every read.
+    ...[{ scope: 'global' }, { scope: 'country', scope_value: city.country_name }].flatMap((where) => {
+      const label = where.scope_value ?? 'global';
+      const analytics = (operation: string, body: Record<string, unknown>) =>
+        post(`analytics.${operation} (xp, ${label})`, `/v1/analytics.${operation}`, () => ({ domain: 'accounts', ...where, ...body }));
+      return [
+        analytics('getDistribution', { metric: 'xp' }),
+        analytics('getInequality', { metric: 'xp' }),
+        analytics('getBivariate', { x: 'xp', y: 'playtime', agg: 'median' }),
+        analytics('getTrend', { metric: 'xp', window: '90d' }),
+      ];
+    }),
+    post('analytics.getMetricByScope (xp, country, median)', '/v1/analytics.getMetricByScope', () => ({
+      domain: 'accounts',
+      metric: 'xp',
+      dimension: 'country',
+      agg: 'median',
+    })),
     post('account.getInfo', '/v1/account.getInfo', (i) => ({ id: { accountId: pick(i) } }), { throughputBar: true }),
     post(`account.findFriendPath (${pairs} pairs)`, '/v1/account.findFriendPath', pair, { total: pairs }),
     // The same pairs one at a time: a request's own latency, which 16 in flight on 2 cores hide behind queueing

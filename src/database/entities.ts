@@ -44,6 +44,7 @@ import { EmailVerificationCodeEntity } from '../email/entities/email-verificatio
 import { AccountKvEntryEntity } from '../preferences/entities/account-kv-entry.entity';
 import { AccountBadgeBookmarkEntity } from '../preferences/entities/account-badge-bookmark.entity';
 import { ProfileViewBucketEntity } from '../accounts/views/entities/profile-view-bucket.entity';
+import { AnalyticsDailyQuantilesEntity } from '../analytics/trends/entities/analytics-daily-quantiles.entity';
 
 /** Every entity of the service; the data source, the migration generator and the drift check all use this list. */
 export const ENTITIES = [
@@ -93,4 +94,5 @@ export const ENTITIES = [
   AccountBadgeBookmarkEntity,
   ProfileViewBucketEntity,
   ChangeFeedEntity,
+  AnalyticsDailyQuantilesEntity,
 ];

@@ -269,6 +269,12 @@ export class RankReader {
     return this.redis.hget(this.keys.countries(version), name.trim().toLowerCase());
   }
 
+  /** Every country on the boards: lower-cased name → ISO code (the countries hash the location filters read). */
+  async countries(): Promise<Record<string, string>> {
+    const version = await this.version();
+    return this.redis.hgetall(this.keys.countries(version));
+  }
+
   /** The account's location cell, or null when it is not on the boards (never refreshed). */
   cellOf(version: string, accountId: number): Promise<string | null> {
     return this.redis.hget(this.keys.placement(version), String(accountId));

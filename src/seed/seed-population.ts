@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { AppConfig } from '../config/app-config';
 import { prepareDatabase } from '../database/prepare-database';
 import { rebuildInTwoProcesses } from './rebuild-processes';
+import { dayOf, writeTrendSnapshot } from '../analytics/trends/trend-snapshots';
 import { FirstCraft, SeedParameters } from './account-history';
 import { CopyLoad, restoreStructures, secondaryStructures, dropStructures } from './bulk-load';
 import { CatalogueObservations } from './catalogue-observations';
@@ -138,12 +139,20 @@ export async function seedPopulation(config: AppConfig, options: SeedOptions): P
       timings[phaseName] = seconds(phase);
       return result;
     };
-    const [viewsDone, derivedDone] = await Promise.allSettled([
+    // The seeded day's trend snapshot (analytics.getTrend) beside them: a read of the accounts just loaded.
+    const trendSnapshot = writeTrendSnapshot(
+      (sql, parameters) => admin.query(sql, parameters).then((result) => result.rows),
+      dayOf(parameters.nowMs),
+    );
+    const [viewsDone, derivedDone, trendDone] = await Promise.allSettled([
       timed(seedProfileViews(config, options.seed, options.accounts, parameters.nowMs), 'views'),
       timed(rebuildInTwoProcesses(config), 'derived'),
+      trendSnapshot,
     ]);
     if (viewsDone.status === 'rejected') throw viewsDone.reason;
     if (derivedDone.status === 'rejected') throw derivedDone.reason;
+    if (trendDone.status === 'rejected') throw trendDone.reason;
+    log(`trend snapshot of ${dayOf(parameters.nowMs)} written (${trendDone.value} rows)`);
     const [views, derived] = [viewsDone.value, derivedDone.value];
     timings.total = seconds(started);
     log(`derived state rebuilt (${derived.join(', ') || 'no keepers'}) in ${timings.derived} s; seed done in ${timings.total} s`);

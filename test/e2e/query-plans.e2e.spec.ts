@@ -150,6 +150,13 @@ const OPERATIONS: Record<string, Operation> = {
   'admin.listAuditLog': { body: () => ({}), as: 'session' },
   'admin.listAuditLog#account': { body: (f) => ({ accountId: f.other }), as: 'session' },
   'admin.maintenance.list': { body: () => ({}), as: 'session' },
+  'analytics.listMetrics': { body: () => ({}) },
+  'analytics.getDistribution': { body: () => ({ domain: 'accounts', metric: 'xp', scope: 'country', scope_value: 'DE' }) },
+  'analytics.getInequality': { body: () => ({ domain: 'accounts', metric: 'playtime', scope: 'global' }) },
+  'analytics.getBivariate': { body: () => ({ domain: 'accounts', x: 'xp', y: 'playtime', agg: 'median', scope: 'global' }) },
+  'analytics.getMetricByScope': { body: () => ({ domain: 'accounts', metric: 'badges', dimension: 'country', agg: 'avg' }) },
+  'analytics.getMyPercentiles': { body: () => ({ domain: 'accounts', scope: 'global' }), as: 'session' },
+  'analytics.getTrend': { body: () => ({ domain: 'accounts', metric: 'xp', scope: 'global', window: '90d' }) },
   // Writes.
   'badge.setTags': { body: (f) => ({ badgeId: `bdg_${f.badgeId}`, expectedTagsVersion: '0', colors: ['col_red'] }) },
   'account.queueUpdate': { body: (f) => id(f.other) },

@@ -110,6 +110,7 @@ describe('credential policies', () => {
       'POST /v1/admin.updateResources',
       'POST /v1/admin.updateRoleOverride',
       'POST /v1/admin.updateRoles',
+      'POST /v1/analytics.getMyPercentiles',
       'POST /v1/kv.delete',
       'POST /v1/kv.list',
       'POST /v1/kv.set',

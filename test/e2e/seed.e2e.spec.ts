@@ -148,6 +148,21 @@ describe('seed: a synthetic population', () => {
       .send({ leaderboard: 'most_members' })
       .expect(200);
     expect(board.body.rankedOutOf).toBe(groups.ranked);
+    // The seeded day's trend snapshot: every metric globally, per region and per country, counts as stored.
+    const trend = await ctx
+      .http()
+      .post('/v1/analytics.getTrend')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ domain: 'accounts', metric: 'xp', scope: 'global', window: '7d' })
+      .expect(200);
+    const [xp] = await q<Record<string, number>>(
+      `SELECT count(*)::int AS count, percentile_disc(0.5) WITHIN GROUP (ORDER BY xp) AS p50,
+              percentile_disc(0.9) WITHIN GROUP (ORDER BY xp) AS p90, percentile_disc(0.99) WITHIN GROUP (ORDER BY xp) AS p99
+         FROM accounts WHERE updated_at IS NOT NULL`,
+    );
+    expect(trend.body.points).toEqual([{ date: new Date().toISOString().slice(0, 10), ...xp }]);
+    const [{ scopes }] = await q<{ scopes: number }>('SELECT count(DISTINCT scope_key)::int AS scopes FROM analytics_daily_quantiles');
+    expect(scopes).toBeGreaterThan(counts.countries);
   });
 
   it('should be unchanged by a real update at the simulated time of its last seeded run', async () => {

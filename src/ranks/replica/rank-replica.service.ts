@@ -76,6 +76,14 @@ export class RankReplicaService implements OnApplicationBootstrap, Projection {
     return this.live ? (this.replica!.board(column, scopeKey) ?? undefined) : undefined;
   }
 
+  /**
+   * The replica itself for population statistics (src/analytics: scopes, scores, whole-scope walks keyed by its
+   * `generation`); undefined when this process has no complete replica.
+   */
+  get statistics(): RankReplica | undefined {
+    return this.live ? this.replica! : undefined;
+  }
+
   setLive(live: boolean): void {
     this.live = live;
     if (!live) this.replica = null;

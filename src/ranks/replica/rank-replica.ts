@@ -29,7 +29,27 @@ export interface ReplicaBoard {
   countAhead(score: number, accountId: number): number;
 }
 
+/**
+ * One column's values in one scope, for population statistics (src/analytics): the scope's population (accounts
+ * scoring 0 included) and its RankedSet of the accounts scoring above 0, highest first.
+ */
+export interface ReplicaScope {
+  /** Accounts on the boards in the scope, zeros included. */
+  population: number;
+  /** Accounts scoring above 0. */
+  scored: number;
+  /** Their scores added up. */
+  sum: number;
+  /** The score with `ahead` scored accounts before it (0 the highest); 0 past the scored ones. */
+  scoreAt(ahead: number): number;
+  /** How many accounts score at least `score` (above 0). */
+  countAtLeast(score: number): number;
+  /** Each score above 0, highest first. */
+  forEachScore(visit: (score: number) => void): void;
+}
+
 const NO_SCOPE = -1;
+const EMPTY = new RankedSet();
 
 export class RankReplica {
   private readonly index = new IdIndex(1024);
@@ -44,6 +64,8 @@ export class RankReplica {
   private readonly populations: number[] = [];
   /** column × scope. */
   private readonly sets: RankedSet[][];
+  /** Counts the placements that changed anything: caches of whole-scope computations are keyed by it. */
+  generation = 0;
 
   constructor(readonly columns: readonly string[]) {
     this.scores = new Uint32Array(1024 * columns.length);
@@ -90,11 +112,13 @@ export class RankReplica {
       const old = known < 0 ? 0 : this.scores[slot * columns + c];
       const score = account.scores[c];
       if (old === score && before === after) continue;
+      this.generation++;
       if (before && old > 0) for (const scope of before) if (scope !== NO_SCOPE) this.sets[c][scope].delete(old, id);
       if (score > 0) for (const scope of after) if (scope !== NO_SCOPE) this.setOf(c, scope).insert(score, id);
       this.scores[slot * columns + c] = score;
     }
     if (before !== after) {
+      this.generation++;
       if (before) for (const scope of before) if (scope !== NO_SCOPE) this.populations[scope]--;
       for (const scope of after) if (scope !== NO_SCOPE) this.populations[scope]++;
       this.cellOfSlot[slot] = cell;
@@ -142,6 +166,62 @@ export class RankReplica {
       scored: () => sets[scope]?.size ?? 0,
       countAhead: (score, accountId) => sets[scope]?.countAhead(score, accountId) ?? 0,
     };
+  }
+
+  /** A column's values in one scope (a scope key of scopeKeysOf), or null when the replica has no such column or scope. */
+  scope(column: string, scopeKey: string): ReplicaScope | null {
+    const c = this.columns.indexOf(column);
+    const scope = this.scopeIds.get(scopeKey);
+    if (c < 0 || scope === undefined) return null;
+    const set = this.sets[c][scope] ?? EMPTY;
+    return {
+      population: this.populations[scope],
+      scored: set.size,
+      sum: set.sum,
+      scoreAt: (ahead) => set.scoreAt(ahead),
+      countAtLeast: (score) => set.countAtLeast(score),
+      forEachScore: (visit) => set.forEachScore(visit),
+    };
+  }
+
+  /** The scope keys the replica knows with a prefix (`c:` the countries, `r:` the regions), populated ones only. */
+  scopeKeys(prefix: string): string[] {
+    return [...this.scopeIds].filter(([key, id]) => key.startsWith(prefix) && this.populations[id] > 0).map(([key]) => key);
+  }
+
+  /** The account's scores in `columns` order, when it is on the boards and in the scope; null otherwise. */
+  scoresIn(accountId: number, scopeKey: string): number[] | null {
+    const slot = this.index.get(accountId);
+    const scope = this.scopeIds.get(scopeKey);
+    if (slot < 0 || scope === undefined || !this.cellScopes[this.cellOfSlot[slot]].includes(scope)) return null;
+    const columns = this.columns.length;
+    return Array.from(this.scores.subarray(slot * columns, (slot + 1) * columns));
+  }
+
+  /**
+   * The accounts held in slots [from, to) that live in the scope (zeros included), each with its scores on two columns:
+   * O(to − from), for whole-scope computations cached across many reads (src/analytics, the bivariate tables), which
+   * walk `accounts` slots a range at a time between turns of the event loop. False when there is no such column or scope.
+   */
+  forEachPair(
+    scopeKey: string,
+    xColumn: string,
+    yColumn: string,
+    from: number,
+    to: number,
+    visit: (x: number, y: number) => void,
+  ): boolean {
+    const x = this.columns.indexOf(xColumn);
+    const y = this.columns.indexOf(yColumn);
+    const scope = this.scopeIds.get(scopeKey);
+    if (x < 0 || y < 0 || scope === undefined) return false;
+    const columns = this.columns.length;
+    const { scores, cellOfSlot, cellScopes } = this;
+    const end = Math.min(to, this.index.size);
+    for (let slot = from; slot < end; slot++) {
+      if (cellScopes[cellOfSlot[slot]].includes(scope)) visit(scores[slot * columns + x], scores[slot * columns + y]);
+    }
+    return true;
   }
 
   /** A slot for an account the replica does not hold yet (its cell and scores are the caller's to set). */

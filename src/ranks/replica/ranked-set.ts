@@ -47,6 +47,8 @@ export class RankedSet {
   private readonly freePages: number[] = [];
   private directory: Directory | null = null;
   size = 0;
+  /** The entries' scores added up (exact: at most 2³² entries of scores below 2³², under 2⁵³ in practice). */
+  sum = 0;
   /** Uint32s from one page to the next. */
   private readonly stride: number;
 
@@ -78,6 +80,7 @@ export class RankedSet {
     }
     set.blockCount = blocks;
     set.size = order.length;
+    for (let i = 0; i < order.length; i++) set.sum += scores[order[i]];
     return set;
   }
 
@@ -93,6 +96,36 @@ export class RankedSet {
     }
     if (lo === this.blockCount) return this.size;
     return starts[lo] + this.positionIn(this.order[lo], score, id);
+  }
+
+  /** The score of the entry with `ahead` entries before it (0 the top), in O(log blocks); 0 past the end. */
+  scoreAt(ahead: number): number {
+    if (ahead < 0 || ahead >= this.size) return 0;
+    const { starts } = (this.directory ??= this.directoryOf());
+    let lo = 0;
+    let hi = this.blockCount - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= ahead) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.data[this.baseOf(this.order[lo]) + 2 * (ahead - starts[lo])];
+  }
+
+  /** How many entries score at least `score` (an integer above 0). */
+  countAtLeast(score: number): number {
+    // Ahead of (score - 1, id 0) is every entry scoring above score - 1: no id is below 0.
+    return score <= 0 ? this.size : this.countAhead(score - 1, 0);
+  }
+
+  /** Each entry's score in board order (highest first), block by block: O(size). */
+  forEachScore(visit: (score: number) => void): void {
+    for (let b = 0; b < this.blockCount; b++) {
+      const page = this.order[b];
+      const base = this.baseOf(page);
+      const end = base + 2 * this.counts[page];
+      for (let at = base; at < end; at += 2) visit(this.data[at]);
+    }
   }
 
   insert(score: number, id: number): void {
@@ -126,6 +159,7 @@ export class RankedSet {
     this.data[base + 2 * at + 1] = id;
     this.counts[page] = n + 1;
     this.size++;
+    this.sum += score;
     this.directory = null;
   }
 
@@ -141,6 +175,7 @@ export class RankedSet {
     this.data.copyWithin(base + 2 * at, base + 2 * at + 2, base + 2 * n);
     this.counts[page] = n - 1;
     this.size--;
+    this.sum -= score;
     if (n === 1) {
       // An emptied block leaves the order; its page is reused by the next split.
       this.order.copyWithin(b, b + 1, this.blockCount);

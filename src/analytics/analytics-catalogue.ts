@@ -1,0 +1,59 @@
+/**
+ * What the analytics reads serve: their domains, metrics and scopes, stable ids the OpenAPI document lists as enums
+ * and `analytics.listMetrics` answers.
+ *
+ * One domain, `accounts`: every column the rank replica holds (src/ranks/replica), which is what makes every answer an
+ * index look-up in memory. Columns the replica does not hold (level, friends, account age) would cost ~9 bytes per
+ * non-zero account per scope level in every HTTP process (~45 MB each at a million accounts) and change the profile's
+ * rank columns; they are not served. Badge and app domains are not served either: their boards are built on demand
+ * (LazyBoards) and dropped under a budget, so no copy of every one is at hand.
+ */
+import { SCOPE_LEVELS, ScopeLevel } from '../ranks/rank-scopes';
+
+export const ANALYTICS_DOMAINS = ['accounts'] as const;
+export type AnalyticsDomain = (typeof ANALYTICS_DOMAINS)[number];
+
+export interface MetricDefinition {
+  id: string;
+  /** The `accounts` column (and rank replica column) holding it. */
+  column: string;
+  /** What its values count. */
+  kind: 'count' | 'minutes' | 'points' | 'amount';
+}
+
+/** The metrics of the `accounts` domain, by id (the board names where a board is scored by the column). */
+export const ACCOUNT_METRICS: readonly MetricDefinition[] = [
+  { id: 'apps', column: 'apps', kind: 'count' },
+  { id: 'awards_given', column: 'awards_given', kind: 'count' },
+  { id: 'awards_received', column: 'awards_received', kind: 'count' },
+  { id: 'badges', column: 'badges', kind: 'count' },
+  { id: 'bans', column: 'bans', kind: 'count' },
+  { id: 'donations', column: 'donated', kind: 'amount' },
+  { id: 'foil_badges', column: 'foil_badges', kind: 'count' },
+  { id: 'game_bans', column: 'game_bans', kind: 'count' },
+  { id: 'normal_badges', column: 'normal_badges', kind: 'count' },
+  { id: 'playtime', column: 'playtime', kind: 'minutes' },
+  { id: 'points_given', column: 'points_given', kind: 'points' },
+  { id: 'points_received', column: 'points_received', kind: 'points' },
+  { id: 'site_score', column: 'site_score', kind: 'points' },
+  { id: 'vac_bans', column: 'vac_bans', kind: 'count' },
+  { id: 'xp', column: 'xp', kind: 'points' },
+];
+
+export const ANALYTICS_METRIC_IDS = ACCOUNT_METRICS.map((metric) => metric.id);
+
+export const ANALYTICS_SCOPES = SCOPE_LEVELS;
+export type AnalyticsScope = ScopeLevel;
+
+/** Each scope: the account column it groups by and what its `scope_value` names. */
+export const SCOPE_DEFINITIONS: readonly { id: AnalyticsScope; column: string; valueType: string }[] = [
+  { id: 'global', column: '', valueType: 'none' },
+  { id: 'region', column: 'region', valueType: 'region name' },
+  { id: 'country', column: 'country_code', valueType: 'country name or ISO 3166-1 alpha-2 code' },
+  { id: 'state', column: 'state_name', valueType: 'country (name or code) | state name' },
+  { id: 'city', column: 'city_name', valueType: 'country (name or code) | state name | city name' },
+];
+
+export function metricOf(id: string): MetricDefinition | undefined {
+  return ACCOUNT_METRICS.find((metric) => metric.id === id);
+}

@@ -1,0 +1,22 @@
+/**
+ * # Population statistics (`analytics.*`)
+ *
+ * Distributions, inequality, per-country aggregates, bivariate tables and a user's own percentiles of the account
+ * columns, served from the rank replica every HTTP process keeps in step with the change feed (src/ranks/replica):
+ * exact answers from index look-ups, never an aggregate over PostgreSQL's rows per request. The design, its costs and
+ * its rules (bins, quantiles, Lorenz resolution) are in docs/architecture.md, "Population statistics".
+ */
+import { Module } from '@nestjs/common';
+import { RanksModule } from '../ranks/ranks.module';
+import { AnalyticsController } from './analytics.controller';
+import { AnalyticsScopes } from './analytics-scopes';
+import { AnalyticsService } from './analytics.service';
+import { BivariateTables } from './bivariate-tables';
+import { TrendReader } from './trends/trend-reader.service';
+
+@Module({
+  imports: [RanksModule],
+  controllers: [AnalyticsController],
+  providers: [AnalyticsService, AnalyticsScopes, BivariateTables, TrendReader],
+})
+export class AnalyticsModule {}

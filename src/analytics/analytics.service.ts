@@ -1,0 +1,153 @@
+import { Injectable } from '@nestjs/common';
+import { serviceUnavailable, unprocessable } from '../common/problem/problem.exception';
+import type { RankReplica, ReplicaScope } from '../ranks/replica/rank-replica';
+import { RankReplicaService } from '../ranks/replica/rank-replica.service';
+import { ACCOUNT_METRICS, MetricDefinition, metricOf } from './analytics-catalogue';
+import { AnalyticsScopes } from './analytics-scopes';
+import { BivariateTables } from './bivariate-tables';
+import {
+  AnalyticsBivariate,
+  AnalyticsDistribution,
+  AnalyticsInequality,
+  AnalyticsMetricByScope,
+  AnalyticsMyPercentiles,
+  AnalyticsScopeBucket,
+  AnalyticsTrend,
+  Aggregation,
+} from './dto/analytics.dto';
+import { Inequality, inequalityOf, logBinEdges, percentileDisc } from './population-math';
+import { ScopeCache } from './scope-cache';
+import { TrendReader } from './trends/trend-reader.service';
+
+/** How often a whole-scope answer (Lorenz curve, bivariate table) is computed again while the boards change. */
+export const WHOLE_SCOPE_RECOMPUTE_MS = 10_000;
+
+/** An empty scope (a state or city nobody lives in): no accounts, no values. */
+const EMPTY_SCOPE: ReplicaScope = {
+  population: 0,
+  scored: 0,
+  sum: 0,
+  scoreAt: () => 0,
+  countAtLeast: () => 0,
+  forEachScore: () => undefined,
+};
+
+/**
+ * The population statistics of the `accounts` domain, read from this process's rank replica (src/ranks/replica): per
+ * (column, scope) the population, the non-zero values in board order and their sum. Quantiles are rank look-ups, bins
+ * counts of the bins' edges, count / sum / min / max the set's ends and totals: O(log N) each, live. Lorenz curves and
+ * bivariate tables walk a scope and are kept per key (ScopeCache). While the replica loads (boot, a rebuild) the reads
+ * answer 503 with Retry-After.
+ */
+@Injectable()
+export class AnalyticsService {
+  private readonly inequalities = new ScopeCache<Inequality>(WHOLE_SCOPE_RECOMPUTE_MS);
+
+  constructor(
+    private readonly replicas: RankReplicaService,
+    private readonly scopes: AnalyticsScopes,
+    private readonly bivariates: BivariateTables,
+    private readonly trends: TrendReader,
+  ) {}
+
+  async distribution(metricId: string, scope: string, value: string | undefined): Promise<AnalyticsDistribution> {
+    const metric = this.metric(metricId, 'metric');
+    const key = await this.scopes.keyOf(scope, value);
+    const values = this.scopeOf(this.replica(), metric, key);
+    const max = values.scored ? values.scoreAt(0) : 0;
+    const edges = logBinEdges(max);
+    const bins = [];
+    for (let b = 0; b + 1 < edges.length && values.population > 0; b++) {
+      const [lower, upper] = [edges[b], edges[b + 1]];
+      const atLeastLower = lower === 0 ? values.population : values.countAtLeast(lower);
+      bins.push({ count: atLeastLower - values.countAtLeast(upper), x_lower: lower, x_upper: upper });
+    }
+    const n = values.population;
+    return {
+      bins,
+      summary: {
+        count: n,
+        max,
+        mean: n ? values.sum / n : 0,
+        min: n === 0 ? 0 : values.scored < n ? 0 : values.scoreAt(values.scored - 1),
+        p50: percentileDisc(values, 0.5),
+        p90: percentileDisc(values, 0.9),
+        p99: percentileDisc(values, 0.99),
+      },
+    };
+  }
+
+  async inequality(metricId: string, scope: string, value: string | undefined): Promise<AnalyticsInequality> {
+    const metric = this.metric(metricId, 'metric');
+    const key = await this.scopes.keyOf(scope, value);
+    const replica = this.replica();
+    const values = this.scopeOf(replica, metric, key);
+    return this.inequalities.get(replica, `${metric.column}/${key}`, () =>
+      inequalityOf(values.scored, (visit) => values.forEachScore(visit)),
+    );
+  }
+
+  async bivariate(xId: string, yId: string, agg: Aggregation, scope: string, value: string | undefined): Promise<AnalyticsBivariate> {
+    const [x, y] = [this.metric(xId, 'x'), this.metric(yId, 'y')];
+    const key = await this.scopes.keyOf(scope, value);
+    const table = await this.bivariates.table(this.replica(), key, x.column, y.column);
+    return { buckets: table.map((bucket) => ({ x_bucket: bucket.lower, count: bucket.count, y_value: bucket[agg] })) };
+  }
+
+  async metricByScope(metricId: string, dimension: 'country' | 'region', agg: Aggregation): Promise<AnalyticsMetricByScope> {
+    const metric = this.metric(metricId, 'metric');
+    const replica = this.replica();
+    const prefix = dimension === 'country' ? 'c:' : 'r:';
+    const buckets: AnalyticsScopeBucket[] = [];
+    for (const key of replica.scopeKeys(prefix)) {
+      const values = this.scopeOf(replica, metric, key);
+      const count = values.population;
+      const value = agg === 'count' ? count : agg === 'avg' ? values.sum / count : percentileDisc(values, 0.5);
+      const name = key.slice(2);
+      const where = dimension === 'country' ? await this.scopes.countryOf(name) : { region: this.scopes.regionName(name) };
+      buckets.push({ ...where, count, value });
+    }
+    return { buckets: buckets.sort((a, b) => (a.countryName ?? a.region ?? '').localeCompare(b.countryName ?? b.region ?? '')) };
+  }
+
+  async myPercentiles(accountId: number, scope: string, value: string | undefined): Promise<AnalyticsMyPercentiles> {
+    const key = await this.scopes.keyOf(scope, value);
+    const replica = this.replica();
+    const scores = replica.scoresIn(accountId, key);
+    const population = replica.scope(replica.columns[0], key)?.population ?? 0;
+    if (!scores) return { count: population, percentiles: [] };
+    const percentiles = ACCOUNT_METRICS.map((metric) => {
+      const own = scores[replica.columns.indexOf(metric.column)];
+      const values = this.scopeOf(replica, metric, key);
+      // cume_dist: the accounts at or below the caller's value, over the scope.
+      const atOrBelow = values.population - values.countAtLeast(own + 1);
+      return { metric: metric.id, percentile: (100 * atOrBelow) / values.population, value: own };
+    });
+    return { count: population, percentiles };
+  }
+
+  async trend(metricId: string, scope: string, value: string | undefined, window: string): Promise<AnalyticsTrend> {
+    const metric = this.metric(metricId, 'metric');
+    const key = await this.scopes.keyOf(scope, value);
+    return { points: await this.trends.points(metric.id, key, window) };
+  }
+
+  private replica(): RankReplica {
+    const replica = this.replicas.statistics;
+    if (!replica) throw serviceUnavailable('Population statistics are loading; try again shortly.', 5);
+    return replica;
+  }
+
+  private scopeOf(replica: RankReplica, metric: MetricDefinition, key: string): ReplicaScope {
+    return replica.scope(metric.column, key) ?? EMPTY_SCOPE;
+  }
+
+  private metric(id: string, field: string): MetricDefinition {
+    const metric = metricOf(id);
+    if (!metric)
+      throw unprocessable(`No metric "${id}" in the accounts domain.`, [
+        { location: `body.${field}`, message: 'unknown metric', value: id },
+      ]);
+    return metric;
+  }
+}
