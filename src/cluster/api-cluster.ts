@@ -13,15 +13,21 @@
  *
  * Lifecycle: SIGTERM/SIGINT (or the parent's IPC channel closing, when start.ts forked us) are passed to every
  * process, which closes as a single API would; the primary exits once they all have, or after
- * SHUTDOWN_TIMEOUT_MS. A process that dies on its own takes the primary down with exit code 1, so a supervisor
- * restarts the whole API (the same choice as for a store unreachable at boot).
+ * SHUTDOWN_TIMEOUT_MS. A process that dies on its own is forked again after a backoff (1 s, doubling to 30 s, back to
+ * 1 s once one has run a minute) while the others keep serving; a new process listens only once it has loaded what it
+ * serves from (main.ts), so the primary hands it no connection before.
  */
 import cluster, { Worker } from 'node:cluster';
 import { withHugePageMalloc } from '../common/lifecycle/huge-pages';
 import { JsonLogger } from '../common/logging/json-logger';
 import { AppConfig } from '../config/app-config';
 
-/** Runs the primary: forks `config.apiProcesses` servers and supervises them until a signal or a failure. */
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+/** A process that ran this long before it died is replaced after the first backoff again. */
+const STABLE_AFTER_MS = 60_000;
+
+/** Runs the primary: forks `config.apiProcesses` servers and supervises them until a signal. */
 export function runApiPrimary(config: AppConfig): void {
   const logger = new JsonLogger('api-cluster');
   const workers: Worker[] = [];
@@ -38,17 +44,21 @@ export function runApiPrimary(config: AppConfig): void {
     const waitAll = () => (workers.every((worker) => worker.isDead()) ? process.exit(code) : setTimeout(waitAll, 50));
     waitAll();
   };
-  for (let i = 0; i < config.apiProcesses; i++) {
+  const backoff: number[] = [];
+  const start = (slot: number) => {
     // An API process's rank look-ups are cheaper on huge pages (huge-pages.ts), whatever started the primary.
     const worker = cluster.fork(withHugePageMalloc(process.env));
-    workers.push(worker);
+    const startedAt = Date.now();
+    workers[slot] = worker;
     worker.on('exit', (exitCode, signal) => {
-      if (!stopping) {
-        logger.error({ msg: 'an API process stopped on its own', pid: worker.process.pid, exitCode, signal });
-        stop('an API process stopped', 1);
-      }
+      if (stopping) return;
+      const delayMs = Date.now() - startedAt >= STABLE_AFTER_MS ? FIRST_BACKOFF_MS : (backoff[slot] ?? FIRST_BACKOFF_MS);
+      backoff[slot] = Math.min(delayMs * 2, MAX_BACKOFF_MS);
+      logger.error({ msg: 'an API process stopped on its own; starting another', pid: worker.process.pid, exitCode, signal, delayMs });
+      setTimeout(() => !stopping && start(slot), delayMs);
     });
-  }
+  };
+  for (let slot = 0; slot < config.apiProcesses; slot++) start(slot);
   logger.log({ msg: 'api processes started', processes: config.apiProcesses, port: config.port });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop(signal, 0));
   if (process.send) process.on('disconnect', () => stop('parent process gone', 0));

@@ -14,8 +14,9 @@ const BATCH = 1000;
  * The worker deletes delivery rows (the log account.listWebhookDeliveries shows) older than
  * WEBHOOK_DELIVERY_RETENTION_DAYS once they are settled (succeeded, failed or cancelled); a delivery still pending
  * stays until its attempts end. Delivery ids grow with time, so the oldest rows are the first of the primary key:
- * each batch reads the next BATCH ids from where the last stopped and the walk ends at the first row young enough
- * to keep, with no index on `created_at` and no scan of what stays.
+ * each batch reads the next BATCH ids from where the last stopped and the walk ends with the first batch that holds
+ * no row old enough (ids are taken before their transactions commit, so a few may be out of order at the seam): no
+ * index on `created_at`, and one batch read of what stays.
  */
 @Injectable()
 export class WebhookDeliveryPruner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -50,7 +51,7 @@ export class WebhookDeliveryPruner implements OnApplicationBootstrap, OnApplicat
            RETURNING d.delivery_id)
          SELECT (SELECT count(*)::int FROM gone) AS deleted,
                 (SELECT max(delivery_id)::text FROM batch) AS last,
-                (SELECT count(*) < $3 OR bool_or(NOT old) FROM batch) AS reached_young`,
+                (SELECT count(*) < $3 OR NOT bool_or(old) FROM batch) AS reached_young`,
         [after, retentionMs, BATCH],
       );
       deleted += row.deleted;

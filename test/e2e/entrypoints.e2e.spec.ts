@@ -98,7 +98,7 @@ describe('the API process', () => {
     expect(code).toBe(0);
   }, 120_000);
 
-  it('should serve from API_PROCESSES processes on one port and stop all of them on SIGTERM', async () => {
+  it('should serve from API_PROCESSES processes on one port, replace one that dies, and stop all of them on SIGTERM', async () => {
     const clusterPort = await freePort();
     const platform = await closedPort(); // no embedded simulator with several processes; reads need no platform
     const primary = spawn(process.execPath, [entrypoint('main.ts')], {
@@ -128,17 +128,45 @@ describe('the API process', () => {
         if (!ok) await new Promise((resolve) => setTimeout(resolve, 250));
       }
       expect(healthy).toBe(20);
-      const children = readdirSync('/proc').filter((entry) => {
-        if (!/^\d+$/.test(entry)) return false;
-        try {
-          return Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === primary.pid;
-        } catch {
-          return false;
-        }
-      });
+      const childrenOfPrimary = () =>
+        readdirSync('/proc').filter((entry) => {
+          if (!/^\d+$/.test(entry)) return false;
+          try {
+            const [state, ppid] = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
+            return Number(ppid) === primary.pid && state !== 'Z';
+          } catch {
+            return false;
+          }
+        });
+      const children = childrenOfPrimary();
       expect(children).toHaveLength(2);
       // Each asks malloc for huge pages (huge-pages.ts), though the primary was started without.
       for (const child of children) expect(environOf(child).GLIBC_TUNABLES).toBe('glibc.malloc.hugetlb=1');
+      // One dies: the other serves on, and the primary forks a replacement.
+      process.kill(Number(children[0]), 'SIGKILL');
+      // A connection handed to the process as it died may be lost; the ones after it are answered by the other.
+      const t0 = Date.now();
+      let served = 0;
+      while (served < 5 && Date.now() - t0 < 10_000) {
+        const status = await fetch(`http://127.0.0.1:${clusterPort}/health`, {
+          headers: { Connection: 'close' },
+          signal: AbortSignal.timeout(2000),
+        }).then(
+          (res) => res.status,
+          () => 0,
+        );
+        served = status === 200 ? served + 1 : 0;
+      }
+      expect(served).toBe(5);
+      const replacedBy = Date.now() + 30_000;
+      let current = childrenOfPrimary();
+      while (!(current.length === 2 && !current.includes(children[0])) && Date.now() < replacedBy) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        current = childrenOfPrimary();
+      }
+      expect(current).toHaveLength(2);
+      expect(current).toContain(children[1]);
+      children.push(...current.filter((pid) => !children.includes(pid)));
       const exited = new Promise((resolve) => primary.once('exit', (code, signal) => resolve(code ?? signal)));
       primary.kill('SIGTERM');
       const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 15_000))]);
@@ -147,7 +175,7 @@ describe('the API process', () => {
     } finally {
       if (primary.exitCode === null) primary.kill('SIGKILL');
     }
-  }, 120_000);
+  }, 240_000);
 
   it('should stop boot with one JSON line naming DATABASE_URL, masked, when PostgreSQL is unreachable', async () => {
     const pgPort = await closedPort();
