@@ -12,7 +12,8 @@ const metric = (description = 'Metric ID within the domain.') => ApiProperty({ e
 const scope = () =>
   ApiProperty({
     enum: ANALYTICS_SCOPES,
-    example: 'country',
+    // The global scope: the one a body without scope_value may name.
+    example: 'global',
     description: 'Scope ID within the domain (global, region, country, state, city).',
   });
 const scopeValue = () =>
@@ -64,7 +65,7 @@ export class AnalyticsGetTrendRequestBody {
   @metric() metric: string;
   @ApiProperty({
     enum: ['global', 'region', 'country'],
-    example: 'country',
+    example: 'global',
     description: 'Scope ID: trends are kept for the global, region and country scopes.',
   })
   scope: string;
