@@ -142,7 +142,15 @@ const OPERATIONS: Record<string, Operation> = {
   'search.getTrending': { body: () => ({ source: 'badge', window: '7d' }) },
   'stats.getStats': { body: () => ({}) },
   // Writes.
+  'badge.suggestTags': { body: (f) => ({ badgeId: `bdg_${f.badgeId}` }) },
+  'badge.claimTagReviews': { body: () => ({ limit: 50 }) },
   'badge.setTags': { body: (f) => ({ badgeId: `bdg_${f.badgeId}`, expectedTagsVersion: '0', colors: ['col_red'] }) },
+  'badge.tagBadge': {
+    body: (f) => ({ badgeId: `bdg_${f.badgeId}`, colors: [{ id: 'col_blue', remove: false }], designs: [], metadata: [] }),
+  },
+  // A badge the service does not know: no open review to settle (409), no settled review to correct (404).
+  'badge.submitTagReview': { body: () => ({ badgeId: 'bdg_999999999', skip: true }), status: 409 },
+  'badge.reviseTagReview': { body: () => ({ badgeId: 'bdg_999999999', expectedReviewVersion: '1' }), status: 404 },
   'account.queueUpdate': { body: (f) => id(f.other) },
   'account.refreshInventory': { body: () => ({}) },
   'account.uploadImages': { body: () => ({ images: [] }), as: 'session' },
