@@ -60,6 +60,10 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'account.listOwnedGroups': account,
   'leaderboard.getGroupLeaderboard': { leaderboard: 'most_members' },
   'account.queueUpdate': account,
+  // Staff only (the examples' caller has the role): account 1 is already queued above, so this changes nothing.
+  'account.queueInventoryRefresh': { accountIds: [EXAMPLE_ACCOUNT.accountId] },
+  'app.queueUpdate': { appIds: [EXAMPLE_ACCOUNT.appId] },
+  'group.queueUpdate': { groupIds: [103582791] },
   'account.listApps': { ...account, order: { by: 'playtime', direction: 'desc' }, page: 1 },
   'account.listBadges': { ...account, order: { by: 'xp', direction: 'desc' }, page: 1 },
   'account.compareBadges': { accounts: [account, { vanity: { type: 'steam', value: EXAMPLE_ACCOUNT.vanity } }], mode: 'ownedByAll' },

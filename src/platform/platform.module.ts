@@ -20,9 +20,15 @@ import { LocationNames } from './location-names.service';
         new MarketCallPace(redis, config.platform.marketCallsPerMinute, redisKey(config, 'platform', 'market-pace')),
     },
     {
+      provide: CallBudget,
+      inject: [APP_CONFIG, REDIS],
+      useFactory: (config: AppConfig, redis: Redis) =>
+        new CallBudget(redis, config.platform.dailyCallBudget, `${redisKey(config, 'platform', 'budget')}:`),
+    },
+    {
       provide: PlatformClient,
-      inject: [APP_CONFIG, REDIS, MarketCallPace],
-      useFactory: (config: AppConfig, redis: Redis, marketPace: MarketCallPace) =>
+      inject: [APP_CONFIG, MarketCallPace, CallBudget],
+      useFactory: (config: AppConfig, marketPace: MarketCallPace, budget: CallBudget) =>
         new PlatformClient({
           apiUrl: config.platform.apiUrl,
           communityUrl: config.platform.communityUrl,
@@ -30,12 +36,12 @@ import { LocationNames } from './location-names.service';
           timeoutMs: config.platform.timeoutMs,
           maxRetries: config.platform.maxRetries,
           retryBaseMs: 250,
-          budget: new CallBudget(redis, config.platform.dailyCallBudget, `${redisKey(config, 'platform', 'budget')}:`),
+          budget,
           marketPace,
         }),
     },
     LocationNames,
   ],
-  exports: [PlatformClient, MarketCallPace, LocationNames],
+  exports: [PlatformClient, MarketCallPace, CallBudget, LocationNames],
 })
 export class PlatformModule {}

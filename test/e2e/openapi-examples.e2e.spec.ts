@@ -24,6 +24,8 @@ describe('OpenAPI request examples', () => {
     credentials.session = (await ctx.session(EXAMPLE_ACCOUNT.accountId)).sessionToken;
     // Tag editing needs a role (documented on badge.getTags); the example's caller has it.
     await ctx.app.get(AccountAdminService).grantRole(EXAMPLE_ACCOUNT.accountId, 'badge_scout');
+    // The staff queues (app.queueUpdate, …) need staff.
+    await ctx.app.get(AccountAdminService).grantRole(EXAMPLE_ACCOUNT.accountId, 'staff');
     const document = (await ctx.http().get('/openapi.json').expect(200)).body as { paths: Record<string, { post?: Operation }> };
     operations = Object.values(document.paths).flatMap((methods) => (methods.post ? [methods.post] : []));
     await ctx.startWorker();

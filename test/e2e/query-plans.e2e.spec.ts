@@ -152,6 +152,9 @@ const OPERATIONS: Record<string, Operation> = {
   'badge.submitTagReview': { body: () => ({ badgeId: 'bdg_999999999', skip: true }), status: 409 },
   'badge.reviseTagReview': { body: () => ({ badgeId: 'bdg_999999999', expectedReviewVersion: '1' }), status: 404 },
   'account.queueUpdate': { body: (f) => id(f.other) },
+  'account.queueInventoryRefresh': { body: (f) => ({ accountIds: [f.other, f.friendFrom] }) },
+  'app.queueUpdate': { body: (f) => ({ appIds: [f.appId, f.badgeAppId] }) },
+  'group.queueUpdate': { body: () => ({ groupIds: [1, 2] }) },
   'account.refreshInventory': { body: () => ({}) },
   'account.uploadImages': { body: () => ({ images: [] }), as: 'session' },
   'account.createWebhook': {
@@ -255,7 +258,8 @@ describe('request-path query plans', () => {
       await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send(id(accountId)).expect(204);
     }
     for (let accountId = 2; accountId <= 31; accountId++) await ctx.waitForCompletion(accountId, key, 20_000);
-    await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES ($1, 'badge_scout')`, [caller]);
+    // Tag editing needs badge_scout; the staff queues need staff.
+    await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES ($1, 'badge_scout'), ($1, 'staff')`, [caller]);
 
     const one = async <T>(sql: string): Promise<T> => {
       const [row] = await ctx.dataSource.query(sql);
