@@ -11,6 +11,7 @@ import { createOpenApiDocument } from './openapi/openapi';
 import { AppConfig } from './config/app-config';
 import { linkWireSchemas } from './common/wire/schema-link';
 import { browserAccess } from './common/http/browser-access';
+import { ServiceMetrics } from './common/metrics/service-metrics';
 
 /**
  * Builds the HTTP application exactly as production runs it; main.ts listens on it and the e2e tests drive
@@ -41,6 +42,8 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
   app.get(JsonSchemaRegistry).load(document, config.publicBaseUrl);
   // Requests are validated against this same document (see WireValidationPipe).
   app.get(RequestSchemas).load(document);
+  // Requests are counted per operation: the document's paths; any other path counts as `other` (ServiceMetrics).
+  app.get(ServiceMetrics).knowOperations(Object.keys(document.paths));
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './config/app-config';
 import { QueueModule } from './common/queue/queue.module';
 import { CoreModule } from './core.module';
+import { MetricsModule } from './common/metrics/metrics.module';
 import { ChangeFeedPruner } from './change-feed/change-feed-pruner';
 import { RefreshWorkerModule } from './refresh/refresh-worker.module';
 import { PricingWorkerModule } from './pricing/pricing-worker.module';
@@ -14,7 +15,15 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config), QueueModule, RefreshWorkerModule, PricingWorkerModule, WebhooksWorkerModule, ViewRollupModule],
+      imports: [
+        CoreModule.forRoot(config),
+        MetricsModule.forRoot('worker'),
+        QueueModule,
+        RefreshWorkerModule,
+        PricingWorkerModule,
+        WebhooksWorkerModule,
+        ViewRollupModule,
+      ],
       // The worker prunes the change feed (one process kind does it; several workers pruning at once is harmless).
       providers: [ChangeFeedPruner],
     };

@@ -54,6 +54,7 @@ describe('credential policies', () => {
     expect(open.sort()).toEqual([
       'GET /health',
       'GET /images/:file',
+      'GET /metrics',
       'GET /schemas/:file',
       'POST /v1/account.login',
       'POST /v1/account.refreshSession',
