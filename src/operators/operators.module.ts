@@ -12,15 +12,18 @@ import { ChangeFeedFollower } from '../change-feed/change-feed-follower';
 import { ChangeFeedModule } from '../change-feed/change-feed.module';
 import { ServiceMetrics } from '../common/metrics/service-metrics';
 import { PlatformModule } from '../platform/platform.module';
+import { AuthModule } from '../auth/auth.module';
+import { DashboardAccess } from './dashboard/dashboard-access.service';
+import { DashboardController } from './dashboard/dashboard.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { OperatorGauges } from './metrics/operator-gauges';
 import { OPERATED_QUEUES, OperatorQueues } from './operator-queues';
 
 @Module({
-  imports: [ChangeFeedModule, PlatformModule, BullModule.registerQueue(...OPERATED_QUEUES.map((name) => ({ name })))],
-  controllers: [MetricsController],
-  providers: [OperatorQueues, OperatorGauges],
-  exports: [OperatorQueues],
+  imports: [AuthModule, ChangeFeedModule, PlatformModule, BullModule.registerQueue(...OPERATED_QUEUES.map((name) => ({ name })))],
+  controllers: [MetricsController, DashboardController],
+  providers: [OperatorQueues, OperatorGauges, DashboardAccess],
+  exports: [OperatorQueues, DashboardAccess],
 })
 export class OperatorsModule implements OnModuleInit {
   constructor(

@@ -174,6 +174,7 @@ const OPERATIONS: Record<string, Operation> = {
   },
   'account.updateVanity': { body: () => ({ vanity: 'queryplans2' }), as: 'session' },
   'account.getSession': { body: () => ({}), as: 'session' },
+  'operator.createDashboardTicket': { body: () => ({}), as: 'session' },
   'account.listImages': { body: () => ({}), as: 'session' },
   'account.listBadgeBookmarks': { body: () => ({}), as: 'session' },
   'kv.list': { body: () => ({}), as: 'session' },

@@ -99,6 +99,7 @@ describe('credential policies', () => {
       'POST /v1/kv.delete',
       'POST /v1/kv.list',
       'POST /v1/kv.set',
+      'POST /v1/operator.createDashboardTicket',
     ]);
   });
 

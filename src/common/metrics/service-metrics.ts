@@ -1,20 +1,15 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { RequestSeries } from './request-series';
 
 export type ProcessRole = 'api' | 'worker';
 
-/** Seconds; from a cached read (~1 ms) to a slow platform-bound answer. */
-const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Seconds an account update takes: a few platform calls and a write, or a long wait on the budget or the market. */
 const UPDATE_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 /** The request label of paths that are not wire operations (documents, images, unknown paths): one bucket, bounded. */
 const OTHER = 'other';
 
-interface OperationSeries {
-  operation: string;
-  latency: ReturnType<Histogram<'operation'>['labels']>;
-  byStatus: Map<number, ReturnType<Counter<'operation' | 'status'>['labels']>>;
-}
+type OperationSeries = ReturnType<RequestSeries['of']>;
 
 /**
  * # Metrics of one process
@@ -25,15 +20,14 @@ interface OperationSeries {
  * Redis every few seconds; `/metrics` (src/operators) sums every live process's copy, so one scrape covers every API
  * process and the worker.
  *
- * The request path is the API's hottest: `observeRequest` does two Map lookups and two increments, with the label
- * children made once per operation and status (prom-client's `inc(labels)` would build a label key string each time).
+ * The request path is the API's hottest: `observeRequest` is two Map lookups and a few additions on plain numbers
+ * (RequestSeries), with nothing allocated.
  * Operations are the paths of the OpenAPI document, known at start; anything else counts as `other`, so a caller
  * cannot grow the label set.
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'operation' | 'status'>;
-  private readonly latency: Histogram<'operation'>;
+  private readonly requests: RequestSeries;
   private readonly updates: Histogram<'outcome'>;
   private readonly series = new Map<string, OperationSeries>();
   private other: OperationSeries | null = null;
@@ -41,19 +35,7 @@ export class ServiceMetrics {
 
   constructor(readonly role: ProcessRole) {
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({
-      name: 'http_requests_total',
-      help: 'Requests answered, by wire operation (or `health`, `other`) and status.',
-      labelNames: ['operation', 'status'],
-      registers: [this.registry],
-    });
-    this.latency = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from the request reaching the service to its answer being written, by wire operation.',
-      labelNames: ['operation'],
-      buckets: LATENCY_BUCKETS,
-      registers: [this.registry],
-    });
+    this.requests = new RequestSeries(this.registry);
     this.updates = new Histogram({
       name: 'account_update_duration_seconds',
       help: 'Account update runs in the worker, by outcome (completed, failed, postponed for the platform budget).',
@@ -92,14 +74,7 @@ export class ServiceMetrics {
 
   /** One answered request: `path` without its query string. */
   observeRequest(path: string, status: number, seconds: number): void {
-    const series = this.series.get(path) ?? (this.other ??= this.seriesOf(OTHER));
-    let counter = series.byStatus.get(status);
-    if (!counter) {
-      counter = this.requests.labels(series.operation, String(status));
-      series.byStatus.set(status, counter);
-    }
-    counter.inc();
-    series.latency.observe(seconds);
+    this.requests.observe(this.series.get(path) ?? (this.other ??= this.requests.of(OTHER)), status, seconds);
   }
 
   observeUpdate(outcome: 'completed' | 'failed' | 'postponed', seconds: number): void {
@@ -112,6 +87,6 @@ export class ServiceMetrics {
   }
 
   private seriesOf(operation: string): OperationSeries {
-    return { operation, latency: this.latency.labels(operation), byStatus: new Map() };
+    return this.requests.of(operation);
   }
 }
