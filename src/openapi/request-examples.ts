@@ -105,11 +105,12 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'badge.listCrafters': { badgeId: 'bdg_1', limit: 10 },
   'badge.getTags': { badgeId: 'bdg_1' },
   'badge.setTags': { badgeId: 'bdg_1', expectedTagsVersion: '0', designs: [{ name: 'pixel art' }] },
-  // The review queue starts at the lowest badge ids: the claim below holds bdg_1, which the submit settles and the revise corrects.
+  // The review queue starts at the lowest badge ids: the claim holds bdg_1 to bdg_5; the submit settles bdg_2, and the
+  // revise corrects that review (its first `reviewVersion` is 1).
   'badge.suggestTags': { badgeId: 'bdg_1' },
   'badge.claimTagReviews': { limit: 5 },
-  'badge.submitTagReview': { badgeId: 'bdg_1', colors: ['col_red'], designs: [{ name: 'pixel art' }] },
-  'badge.reviseTagReview': { badgeId: 'bdg_1', expectedReviewVersion: '1', colors: ['col_red', 'col_blue'] },
+  'badge.submitTagReview': { badgeId: 'bdg_2', colors: ['col_red'], designs: [{ name: 'pixel art' }] },
+  'badge.reviseTagReview': { badgeId: 'bdg_2', expectedReviewVersion: '1', colors: ['col_red', 'col_blue'] },
   'badge.tagBadge': { badgeId: 'bdg_2', colors: [{ id: 'col_green', remove: false }], designs: [{ name: 'pixel art' }], metadata: [] },
   'item.findOwners': { itemIds: [EXAMPLE_ACCOUNT.itemClassId], ownersPerItem: 10 },
   'leaderboard.getAccountLeaderboard': { leaderboard: 'xp', start: 1, end: 10 },

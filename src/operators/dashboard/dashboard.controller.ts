@@ -20,7 +20,7 @@ export class DashboardController {
     summary: 'A link that opens the queue dashboard in a browser (extension; staff sessions only)',
     description: [
       'An extension of this service, not in the wire reference. The queue dashboard (Bull Board, under',
-      `\`${DASHBOARD_PATH}\`) is for staff (roles staff, owner; others 403) signed in with a session (API keys 401). The`,
+      `\`${DASHBOARD_PATH}\`) is for staff (roles staff, owner, developer; others 403) signed in with a session (API keys 401). The`,
       `link holds a one-use ticket valid ${DASHBOARD_TICKET_TTL_SECONDS} s; opening it sets an HttpOnly cookie for the`,
       `dashboard's path, valid ${DASHBOARD_COOKIE_TTL_SECONDS / 60} minutes while the session lasts and the role is held.`,
     ].join(' '),

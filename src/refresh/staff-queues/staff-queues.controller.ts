@@ -11,7 +11,7 @@ import {
 } from './staff-queues.dto';
 import { APP_REQUEUE_COOLDOWN_SECONDS, CALLS_PER_ACCOUNT_UPDATE, StaffQueuesService } from './staff-queues.service';
 
-const STAFF = `For staff (roles staff, owner; others 403). At most ${MAX_QUEUED_IDS} ids.`;
+const STAFF = `For staff (roles staff, owner, developer; others 403). At most ${MAX_QUEUED_IDS} ids.`;
 
 /** Staff operations that queue refreshes of many apps, groups or accounts at once. */
 @Controller('v1')

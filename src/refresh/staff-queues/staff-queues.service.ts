@@ -20,7 +20,7 @@ export const APP_REQUEUE_COOLDOWN_SECONDS = 10 * 60;
 /**
  * # Staff queues
  *
- * app.queueUpdate, group.queueUpdate and account.queueInventoryRefresh: staff (roles staff, owner) queue work
+ * app.queueUpdate, group.queueUpdate and account.queueInventoryRefresh: staff (roles staff, owner, developer) queue work
  * for many ids at once, through the same queues, cooldowns and deduplication as the users' own requests.
  * - Accounts: AccountUpdateQueueService.queueTrusted without `force`: an account already queued or running is left
  *   as it is (its PostgreSQL claim), one updated within UPDATE_COOLDOWN_SECONDS is skipped; accounts the service
