@@ -32,6 +32,8 @@ import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { StatsModule } from './stats/stats.module';
 import { RefreshModule } from './refresh/refresh.module';
+import { OperatorsModule } from './operators/operators.module';
+import { MetricsModule } from './common/metrics/metrics.module';
 import { PricingModule } from './pricing/pricing.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { SignInModule } from './signin/signin.module';
@@ -53,6 +55,7 @@ export class ApiModule implements NestModule {
       module: ApiModule,
       imports: [
         CoreModule.forRoot(config),
+        MetricsModule.forRoot('api'),
         QueueModule,
         AuthModule,
         StreamTicketsModule,
@@ -69,6 +72,7 @@ export class ApiModule implements NestModule {
         GroupsModule,
         StatsModule,
         RefreshModule,
+        OperatorsModule,
         PricingModule,
         WebhooksModule,
         SignInModule,

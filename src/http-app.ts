@@ -12,6 +12,10 @@ import { AppConfig } from './config/app-config';
 import { linkWireSchemas } from './common/wire/schema-link';
 import { browserAccess } from './common/http/browser-access';
 import { applyServerTimeouts } from './common/http/server-timeouts';
+import { ServiceMetrics } from './common/metrics/service-metrics';
+import { DASHBOARD_PATH, DashboardAccess } from './operators/dashboard/dashboard-access.service';
+import { queueDashboard } from './operators/dashboard/queue-dashboard';
+import { OperatorQueues } from './operators/operator-queues';
 
 /**
  * Builds the HTTP application exactly as production runs it; main.ts listens on it and the e2e tests drive
@@ -30,6 +34,8 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
   applyServerTimeouts(app.getHttpServer(), config.httpServer);
   // Security headers on every answer and CORS for the web app's origins, before any route (browser-access.ts).
   app.use(browserAccess(config.cors.origins));
+  // The queue dashboard, for staff, behind its own gate (operators/dashboard/queue-dashboard.ts).
+  app.use(DASHBOARD_PATH, ...queueDashboard(app.get(DashboardAccess), app.get(OperatorQueues).all));
   // No ETag computed per answer. Every wire operation is a POST, which Express never answers with 304 (only a GET or
   // HEAD is conditional): its default ETag was a SHA-1 of every answer's bytes for nobody, ~3 % of the API's CPU
   // under account.findFriendPath (docs/performance-history.md, "No ETag on POST answers"). The GET documents
@@ -43,6 +49,8 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
   app.get(JsonSchemaRegistry).load(document, config.publicBaseUrl);
   // Requests are validated against this same document (see WireValidationPipe).
   app.get(RequestSchemas).load(document);
+  // Requests are counted per operation: the document's paths; any other path counts as `other` (ServiceMetrics).
+  app.get(ServiceMetrics).knowOperations(Object.keys(document.paths));
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './config/app-config';
 import { QueueModule } from './common/queue/queue.module';
 import { CoreModule } from './core.module';
+import { MetricsModule } from './common/metrics/metrics.module';
 import { ChangeFeedPruner } from './change-feed/change-feed-pruner';
 import { RefreshWorkerModule } from './refresh/refresh-worker.module';
 import { PricingWorkerModule } from './pricing/pricing-worker.module';
@@ -17,6 +18,7 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         CoreModule.forRoot(config),
+        MetricsModule.forRoot('worker'),
         QueueModule,
         RefreshWorkerModule,
         PricingWorkerModule,

@@ -4,12 +4,14 @@ import { BadgeCatalogService } from './badge-catalog.service';
 import { BadgeCraftersService } from './badge-crafters.service';
 import { BadgesController } from './badges.controller';
 import { BadgeTagsService } from './tags/badge-tags.service';
+import { TagReviewsController } from './tag-reviews/tag-reviews.controller';
+import { TagReviewsService } from './tag-reviews/tag-reviews.service';
 
-/** Badge definitions, their holder statistics (shared with apps and leaderboards) and their crafters. */
+/** Badge definitions, their holder statistics (shared with apps and leaderboards), their crafters, tags and tag reviews. */
 @Module({
   imports: [LeaderboardAccountsModule],
-  controllers: [BadgesController],
-  providers: [BadgeCatalogService, BadgeCraftersService, BadgeTagsService],
+  controllers: [BadgesController, TagReviewsController],
+  providers: [BadgeCatalogService, BadgeCraftersService, BadgeTagsService, TagReviewsService],
   exports: [BadgeCatalogService],
 })
 export class BadgesModule {}

@@ -164,6 +164,11 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
     while (this.warming().length) await new Promise((resolve) => setTimeout(resolve, WARM_POLL_MS));
   }
 
+  /** Seconds since a poll last applied every entry it could see; null when not following (or not caught up yet). */
+  lagSeconds(): number | null {
+    return this.running && this.syncedAt > 0 ? (Date.now() - this.syncedAt) / 1000 : null;
+  }
+
   /** A projection's state, for tests and logs. */
   stateOf(name: string): { live: boolean; loads: number } | undefined {
     const attached = this.attached.get(name);

@@ -163,6 +163,11 @@ export interface AppConfig {
     /** Group refreshes run at once per worker. */
     concurrency: number;
   };
+  /** Operators' views (src/operators): Prometheus metrics and the queue dashboard. */
+  operators: {
+    /** The bearer credential of `GET /metrics`; null: /metrics is not served (404). */
+    metricsToken: string | null;
+  };
   /** The market pricing job (src/pricing). */
   pricing: {
     /** How often a pricing cycle starts. */
@@ -202,6 +207,14 @@ export interface AppConfig {
 type Env = Record<string, string | undefined>;
 
 export class ConfigError extends Error {}
+
+/** An optional shared secret: unset or empty is none; a short one is refused (it would be guessable). */
+function secretToken(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  if (raw.length < 24 || /\s/.test(raw)) throw new ConfigError(`${name} must be at least 24 characters without spaces`);
+  return raw;
+}
 
 const SERVICE_NAME = 'badge_stats';
 
@@ -414,6 +427,7 @@ export function loadConfig(env: Env): AppConfig {
       refreshIntervalSeconds: int(env, 'GROUP_REFRESH_INTERVAL_SECONDS', 86_400, 1, 365 * 86_400),
       concurrency: int(env, 'GROUP_WORKER_CONCURRENCY', 2, 1, 64),
     },
+    operators: { metricsToken: secretToken(env, 'METRICS_TOKEN') },
     pricing: {
       intervalMs: int(env, 'PRICING_INTERVAL_MS', 300_000, 500, 86_400_000),
       batchApps: int(env, 'PRICING_BATCH_APPS', 50, 1, 10_000),

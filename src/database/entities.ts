@@ -13,6 +13,7 @@ import { AppCardClassEntity } from '../badges/entities/app-card-class.entity';
 import { AppCardCountEntity } from '../badges/entities/app-card-count.entity';
 import { BadgeHolderStatsEntity } from '../badges/entities/badge-holder-stats.entity';
 import { BadgeTagEditEntity } from '../badges/entities/badge-tag-edit.entity';
+import { BadgeTagReviewEntity } from '../badges/entities/badge-tag-review.entity';
 import { BadgeTagEntity } from '../badges/entities/badge-tag.entity';
 import { BadgeEntity } from '../badges/entities/badge.entity';
 import { TagEntity } from '../badges/entities/tag.entity';
@@ -72,6 +73,7 @@ export const ENTITIES = [
   TagEntity,
   BadgeTagEntity,
   BadgeTagEditEntity,
+  BadgeTagReviewEntity,
   PlatformTotalsEntity,
   BadgeHolderStatsEntity,
   AppCardClassEntity,

@@ -69,6 +69,10 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'account.listOwnedGroups': account,
   'leaderboard.getGroupLeaderboard': { leaderboard: 'most_members' },
   'account.queueUpdate': account,
+  // Staff only (the examples' caller has the role): account 1 is already queued above, so this changes nothing.
+  'account.queueInventoryRefresh': { accountIds: [EXAMPLE_ACCOUNT.accountId] },
+  'app.queueUpdate': { appIds: [EXAMPLE_ACCOUNT.appId] },
+  'group.queueUpdate': { groupIds: [103582791] },
   'account.listApps': { ...account, order: { by: 'playtime', direction: 'desc' }, page: 1 },
   'account.listBadges': { ...account, order: { by: 'xp', direction: 'desc' }, page: 1 },
   'account.compareBadges': { accounts: [account, { vanity: { type: 'steam', value: EXAMPLE_ACCOUNT.vanity } }], mode: 'ownedByAll' },
@@ -116,6 +120,13 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'badge.listCrafters': { badgeId: 'bdg_1', limit: 10 },
   'badge.getTags': { badgeId: 'bdg_1' },
   'badge.setTags': { badgeId: 'bdg_1', expectedTagsVersion: '0', designs: [{ name: 'pixel art' }] },
+  // The review queue starts at the lowest badge ids: the claim holds bdg_1 to bdg_5; the submit settles bdg_2, and the
+  // revise corrects that review (its first `reviewVersion` is 1).
+  'badge.suggestTags': { badgeId: 'bdg_1' },
+  'badge.claimTagReviews': { limit: 5 },
+  'badge.submitTagReview': { badgeId: 'bdg_2', colors: ['col_red'], designs: [{ name: 'pixel art' }] },
+  'badge.reviseTagReview': { badgeId: 'bdg_2', expectedReviewVersion: '1', colors: ['col_red', 'col_blue'] },
+  'badge.tagBadge': { badgeId: 'bdg_2', colors: [{ id: 'col_green', remove: false }], designs: [{ name: 'pixel art' }], metadata: [] },
   'item.findOwners': { itemIds: [EXAMPLE_ACCOUNT.itemClassId], ownersPerItem: 10 },
   'leaderboard.getAccountLeaderboard': { leaderboard: 'xp', start: 1, end: 10 },
   'leaderboard.getBucketLeaders': { leaderboard: 'xp', bucketSize: 10 },

@@ -23,9 +23,15 @@ import { PlatformSpending } from './spending/platform-spending';
         new MarketCallPace(redis, config.platform.marketCallsPerMinute, redisKey(config, 'platform', 'market-pace')),
     },
     {
+      provide: CallBudget,
+      inject: [APP_CONFIG, REDIS],
+      useFactory: (config: AppConfig, redis: Redis) =>
+        new CallBudget(redis, config.platform.dailyCallBudget, `${redisKey(config, 'platform', 'budget')}:`),
+    },
+    {
       provide: PlatformClient,
-      inject: [APP_CONFIG, REDIS, MarketCallPace],
-      useFactory: (config: AppConfig, redis: Redis, marketPace: MarketCallPace) =>
+      inject: [APP_CONFIG, MarketCallPace, CallBudget],
+      useFactory: (config: AppConfig, marketPace: MarketCallPace, budget: CallBudget) =>
         new PlatformClient({
           apiUrl: config.platform.apiUrl,
           communityUrl: config.platform.communityUrl,
@@ -33,7 +39,7 @@ import { PlatformSpending } from './spending/platform-spending';
           timeoutMs: config.platform.timeoutMs,
           maxRetries: config.platform.maxRetries,
           retryBaseMs: 250,
-          budget: new CallBudget(redis, config.platform.dailyCallBudget, `${redisKey(config, 'platform', 'budget')}:`),
+          budget,
           marketPace,
         }),
     },
@@ -41,6 +47,6 @@ import { PlatformSpending } from './spending/platform-spending';
     PlatformSpending,
     LookupAnswers,
   ],
-  exports: [PlatformClient, MarketCallPace, LocationNames, PlatformSpending, LookupAnswers],
+  exports: [PlatformClient, MarketCallPace, CallBudget, LocationNames, PlatformSpending, LookupAnswers],
 })
 export class PlatformModule {}

@@ -1,4 +1,6 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import { ServiceMetrics } from '../common/metrics/service-metrics';
 import { DelayedError, Job, Worker } from 'bullmq';
 import { PlatformBudgetExceededError } from '../platform/client/platform-client';
 import { AppConfig } from '../config/app-config';
@@ -30,6 +32,8 @@ export class AccountUpdateProcessor implements OnApplicationBootstrap, BeforeApp
   constructor(
     private readonly updater: AccountUpdater,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    // Absent where no process metrics are kept (the CLI's module graph).
+    @Optional() private readonly metrics?: ServiceMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -56,9 +60,13 @@ export class AccountUpdateProcessor implements OnApplicationBootstrap, BeforeApp
       this.logger.error({ msg: 'dropping malformed job', jobId: job.id, name: job.name });
       return;
     }
+    const started = performance.now();
+    const took = () => (performance.now() - started) / 1000;
     try {
       await this.updater.run(job.data.accountId, job.data.runId);
+      this.metrics?.observeUpdate('completed', took());
     } catch (error) {
+      this.metrics?.observeUpdate(error instanceof PlatformBudgetExceededError ? 'postponed' : 'failed', took());
       if (!(error instanceof PlatformBudgetExceededError)) throw error;
       // The day's platform calls are spent: wait for the next UTC day instead of burning the job's attempts.
       const resumeAt = nextUtcDay();

@@ -28,6 +28,9 @@ import { PlatformTotalsModule } from '../stats/totals/platform-totals.module';
 import { AccountUpdateQueueService } from './account-update-queue.service';
 import { RefreshController } from './refresh.controller';
 import { ACCOUNT_UPDATE_QUEUE } from './update-queue.constants';
+import { GROUP_REFRESH_QUEUE } from './group-refresh.constants';
+import { StaffQueuesController } from './staff-queues/staff-queues.controller';
+import { StaffQueuesService } from './staff-queues/staff-queues.service';
 
 /** The platform client and the keepers of derived state the writer keeps in step (and queueing counts in). */
 const KEEPERS = [
@@ -44,13 +47,13 @@ const KEEPERS = [
 /** The producer side of account refreshes, shared by the API (queueing) and the worker. */
 @Module({
   imports: [
-    BullModule.registerQueue({ name: ACCOUNT_UPDATE_QUEUE }),
+    BullModule.registerQueue({ name: ACCOUNT_UPDATE_QUEUE }, { name: GROUP_REFRESH_QUEUE }),
     AccountRecordsModule,
     ...KEEPERS,
     TypeOrmModule.forFeature([AccountEntity, AccountUpdateEntity]),
   ],
-  controllers: [RefreshController],
-  providers: [AccountUpdateQueueService],
+  controllers: [RefreshController, StaffQueuesController],
+  providers: [AccountUpdateQueueService, StaffQueuesService],
   // The keepers of derived state go along: the worker's writer keeps them in step.
   exports: [AccountRecordsModule, AccountUpdateQueueService, ...KEEPERS],
 })

@@ -158,8 +158,19 @@ const OPERATIONS: Record<string, Operation> = {
   'analytics.getMyPercentiles': { body: () => ({ domain: 'accounts', scope: 'global' }), as: 'session' },
   'analytics.getTrend': { body: () => ({ domain: 'accounts', metric: 'xp', scope: 'global', window: '90d' }) },
   // Writes.
+  'badge.suggestTags': { body: (f) => ({ badgeId: `bdg_${f.badgeId}` }) },
+  'badge.claimTagReviews': { body: () => ({ limit: 50 }) },
   'badge.setTags': { body: (f) => ({ badgeId: `bdg_${f.badgeId}`, expectedTagsVersion: '0', colors: ['col_red'] }) },
+  'badge.tagBadge': {
+    body: (f) => ({ badgeId: `bdg_${f.badgeId}`, colors: [{ id: 'col_blue', remove: false }], designs: [], metadata: [] }),
+  },
+  // A badge the service does not know: no open review to settle (409), no settled review to correct (404).
+  'badge.submitTagReview': { body: () => ({ badgeId: 'bdg_999999999', skip: true }), status: 409 },
+  'badge.reviseTagReview': { body: () => ({ badgeId: 'bdg_999999999', expectedReviewVersion: '1' }), status: 404 },
   'account.queueUpdate': { body: (f) => id(f.other) },
+  'account.queueInventoryRefresh': { body: (f) => ({ accountIds: [f.other, f.friendFrom] }) },
+  'app.queueUpdate': { body: (f) => ({ appIds: [f.appId, f.badgeAppId] }) },
+  'group.queueUpdate': { body: () => ({ groupIds: [1, 2] }) },
   'account.refreshInventory': { body: () => ({}) },
   'account.uploadImages': { body: () => ({ images: [] }), as: 'session' },
   'account.createWebhook': {
@@ -187,6 +198,7 @@ const OPERATIONS: Record<string, Operation> = {
   'admin.maintenance.update': { body: () => ({ uid: 'mnt_00000000', enabled: false }), as: 'session', status: 404 },
   'admin.maintenance.delete': { body: () => ({ uid: 'mnt_00000000' }), as: 'session', status: 404 },
   'account.getSession': { body: () => ({}), as: 'session' },
+  'operator.createDashboardTicket': { body: () => ({}), as: 'session' },
   'account.listImages': { body: () => ({}), as: 'session' },
   'account.listBadgeBookmarks': { body: () => ({}), as: 'session' },
   'kv.list': { body: () => ({}), as: 'session' },
@@ -271,6 +283,7 @@ describe('request-path query plans', () => {
       await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${key}`).send(id(accountId)).expect(204);
     }
     for (let accountId = 2; accountId <= 31; accountId++) await ctx.waitForCompletion(accountId, key, 20_000);
+    // Tag editing needs badge_scout; the staff queues need staff.
     await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES ($1, 'badge_scout'), ($1, 'staff')`, [caller]);
 
     const one = async <T>(sql: string): Promise<T> => {

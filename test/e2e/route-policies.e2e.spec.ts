@@ -57,6 +57,7 @@ describe('credential policies', () => {
     expect(open.sort()).toEqual([
       'GET /health',
       'GET /images/:file',
+      'GET /metrics',
       'GET /schemas/:file',
       'POST /v1/account.login',
       'POST /v1/account.refreshSession',
@@ -114,6 +115,7 @@ describe('credential policies', () => {
       'POST /v1/kv.delete',
       'POST /v1/kv.list',
       'POST /v1/kv.set',
+      'POST /v1/operator.createDashboardTicket',
     ]);
   });
 

@@ -92,6 +92,6 @@ export class BadgeSetTagsResponseBody {
   @ApiProperty({ type: [BadgeTag], nullable: true }) designs: BadgeTag[] | null;
   @ApiProperty({ type: [BadgeTag], nullable: true }) metadata: BadgeTag[] | null;
   @ApiProperty() tagsVersion: string;
-  @ApiProperty({ description: 'Whether this edit closed a pending tag review (the service keeps no review queue: false).' })
+  @ApiProperty({ description: 'Whether this edit closed the badge’s open tag review (see badge.claimTagReviews).' })
   closedReview: boolean;
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { ProblemException, forbidden, notFound, unprocessable } from '../../common/problem/problem.exception';
+import { TAG_EDITOR_ROLES, requireAnyRole } from '../../account-records/role-check';
+import { ProblemException, notFound, unprocessable } from '../../common/problem/problem.exception';
 import {
   BadgeGetTagsResponseBody,
   BadgeSetTagsRequestBody,
@@ -11,13 +12,18 @@ import {
   TagChoice,
   V1BadgeListTagsResponseBody,
 } from '../dto/tags.dto';
+import { SetRemoveDesignTag, V1BadgeTagBadgeRequestBody, V1BadgeTagBadgeResponseBody } from '../dto/tag-reviews.dto';
 import { BadgeTagEditEntity } from '../entities/badge-tag-edit.entity';
 import { TagEntity, TagKind } from '../entities/tag.entity';
 
-/** Roles that may edit badge tags. */
-const EDITORS = ['badge_scout', 'staff', 'owner'];
+export type TagSets = Record<'colors' | 'designs' | 'metadata', BadgeTag[]>;
 
-type TagSets = Record<'colors' | 'designs' | 'metadata', BadgeTag[]>;
+/** New sets of a badge's tags: colours by id, designs and metadata by id or by name. */
+export interface TagChanges {
+  colors?: string[] | null;
+  designs?: TagChoice[] | null;
+  metadata?: TagChoice[] | null;
+}
 
 /**
  * The tag catalogue and the tags of each badge, edited with optimistic concurrency (`tagsVersion`: the badge row is
@@ -62,36 +68,88 @@ export class BadgeTagsService {
       if (String(badge.tags_version) !== request.expectedTagsVersion) {
         throw new ProblemException(409, `The tags changed since version ${request.expectedTagsVersion}; read them again.`);
       }
-      const colors = request.colors ? await this.colors(manager, request.colors) : null;
-      const designs = request.designs ? await this.choose(manager, 'design', request.designs, 'designs') : null;
-      const metadata = request.metadata ? await this.choose(manager, 'metadata', request.metadata, 'metadata') : null;
-      if (colors) await this.replace(manager, badge.id, 'color', colors);
-      if (designs) await this.replace(manager, badge.id, 'design', designs);
-      if (metadata) await this.replace(manager, badge.id, 'metadata', metadata);
-      const [{ tags_version: version }] = (
-        await manager.query('UPDATE badges SET tags_version = tags_version + 1 WHERE id = $1 RETURNING tags_version', [badge.id])
-      )[0];
-      await manager.insert(BadgeTagEditEntity, {
-        badgeId: badge.id,
-        tagsVersion: version,
-        editorAccountId: callerAccountId,
-        colors,
-        designs,
-        metadata,
-      });
-      return { ...(await this.sets(manager, badge.id)), tagsVersion: String(version), closedReview: false };
+      const { sets, tagsVersion } = await this.apply(manager, badge.id, request, callerAccountId);
+      // An edit by hand settles the badge's open tag review, if it has one (badge.claimTagReviews no longer offers it).
+      const [closed]: [unknown[], number] = await manager.query(
+        `UPDATE badge_tag_reviews SET completed_at = now(), reviewer_account_id = $2, skipped = false, claimed_until = NULL,
+           review_version = review_version + 1
+         WHERE badge_id = $1 AND completed_at IS NULL RETURNING badge_id`,
+        [badge.id, callerAccountId],
+      );
+      return { ...sets, tagsVersion: String(tagsVersion), closedReview: closed.length > 0 };
     });
   }
 
-  private async assertEditor(accountId: number): Promise<void> {
-    const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM account_roles WHERE account_id = $1 AND role = ANY($2)', [
-      accountId,
-      EDITORS,
-    ]);
-    if (!rows.length) throw forbidden(`Editing badge tags needs one of the roles ${EDITORS.join(', ')}.`);
+  /** badge.tagBadge: adds and removes single tags (no version to send: adds and removes of different tags commute). */
+  async tagBadge(request: V1BadgeTagBadgeRequestBody, callerAccountId: number): Promise<V1BadgeTagBadgeResponseBody> {
+    await this.assertEditor(callerAccountId);
+    return this.dataSource.transaction(async (manager) => {
+      const badge = await this.badge(manager, request.badgeId, true);
+      const current = await this.sets(manager, badge.id);
+      const colors = new Set(current.colors.map((t) => t.id));
+      for (const change of request.colors ?? []) {
+        if (change.remove) colors.delete(change.id);
+        else colors.add(change.id);
+      }
+      const changes: TagChanges = {
+        colors: request.colors?.length ? [...colors] : null,
+        designs: request.designs?.length ? await this.edited(manager, 'design', current.designs, request.designs) : null,
+        metadata: request.metadata?.length ? await this.edited(manager, 'metadata', current.metadata, request.metadata) : null,
+      };
+      const { sets } = await this.apply(manager, badge.id, changes, callerAccountId);
+      return { colorTags: sets.colors, designTags: sets.designs, metadataTags: sets.metadata };
+    });
   }
 
-  private async badge(manager: EntityManager, publicId: string, lock = false): Promise<{ id: number; tags_version: number }> {
+  /** A set after single adds and removes, as choices for `apply` (a removed name is matched case-insensitively). */
+  private async edited(manager: EntityManager, kind: TagKind, current: BadgeTag[], changes: SetRemoveDesignTag[]): Promise<TagChoice[]> {
+    const ids = new Set(current.map((t) => t.id));
+    const added: TagChoice[] = [];
+    for (const change of changes) {
+      if (!change.remove) {
+        added.push({ id: change.id ?? undefined, name: change.name ?? undefined });
+        continue;
+      }
+      const [tag]: { id: string }[] = change.id
+        ? [{ id: change.id }]
+        : await manager.query('SELECT id FROM tags WHERE kind = $1 AND name_key = $2', [kind, (change.name ?? '').trim().toLowerCase()]);
+      if (tag) ids.delete(tag.id);
+    }
+    return [...[...ids].map((id) => ({ id })), ...added];
+  }
+
+  /** Refuses (403) a caller who may not edit tags. */
+  assertEditor(accountId: number): Promise<void> {
+    return requireAnyRole(this.dataSource, accountId, TAG_EDITOR_ROLES, 'Editing badge tags');
+  }
+
+  /**
+   * Replaces the sets given (an omitted or null set is left alone), bumps the badge's `tagsVersion` and records the
+   * edit in `badge_tag_edits`; the caller holds the badge row locked (see `badge`). Unknown colours or tag ids → 422.
+   */
+  async apply(
+    manager: EntityManager,
+    badgeId: number,
+    changes: TagChanges,
+    editorAccountId: number,
+  ): Promise<{ sets: TagSets; tagsVersion: number }> {
+    const colors = changes.colors ? await this.colors(manager, changes.colors) : null;
+    const designs = changes.designs ? await this.choose(manager, 'design', changes.designs, 'designs') : null;
+    const metadata = changes.metadata ? await this.choose(manager, 'metadata', changes.metadata, 'metadata') : null;
+    if (colors) await this.replace(manager, badgeId, 'color', colors);
+    if (designs) await this.replace(manager, badgeId, 'design', designs);
+    if (metadata) await this.replace(manager, badgeId, 'metadata', metadata);
+    // TypeORM returns [rows, affectedCount] for an UPDATE … RETURNING.
+    const [[{ tags_version: tagsVersion }]]: [{ tags_version: number }[], number] = await manager.query(
+      'UPDATE badges SET tags_version = tags_version + 1 WHERE id = $1 RETURNING tags_version',
+      [badgeId],
+    );
+    await manager.insert(BadgeTagEditEntity, { badgeId, tagsVersion, editorAccountId, colors, designs, metadata });
+    return { sets: await this.sets(manager, badgeId), tagsVersion };
+  }
+
+  /** The badge by public id (404 when unknown), its row locked FOR UPDATE when `lock`: edits of one badge queue. */
+  async badge(manager: EntityManager, publicId: string, lock = false): Promise<{ id: number; tags_version: number }> {
     // `bdg_` takes up to ten digits, past the integer column: as a bigint parameter a larger id is just unknown.
     const [badge] = await manager.query(`SELECT id, tags_version FROM badges WHERE id = $1::bigint${lock ? ' FOR UPDATE' : ''}`, [
       Number(publicId.slice(4)),
@@ -104,7 +162,7 @@ export class BadgeTagsService {
     return manager.find(TagEntity, { order: { kind: 'ASC', name: 'ASC' } });
   }
 
-  private async sets(manager: EntityManager, badgeId: number): Promise<TagSets> {
+  async sets(manager: EntityManager, badgeId: number): Promise<TagSets> {
     const rows: { id: string; name: string; kind: TagKind }[] = await manager.query(
       'SELECT t.id, t.name, t.kind FROM badge_tags bt JOIN tags t ON t.id = bt.tag_id WHERE bt.badge_id = $1 ORDER BY t.name',
       [badgeId],

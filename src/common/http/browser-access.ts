@@ -9,7 +9,8 @@
  *   `Referrer-Policy: no-referrer`, `Strict-Transport-Security` (ignored by browsers on plain http), a
  *   `Cross-Origin-Resource-Policy`, and a content security policy — `default-src 'none'; frame-ancestors 'none'`
  *   for the API's JSON (nothing in an answer may load or run anything), one that lets Swagger UI run under `/docs`
- *   (its scripts and styles are the service's own files; its inline `<style>` needs `'unsafe-inline'` for styles).
+ *   and the queue dashboard under `/admin/queues` (their scripts and styles are the service's own files; their
+ *   inline styles need `'unsafe-inline'` for styles).
  *   The headers that only concern HTML documents of old browsers (X-XSS-Protection, X-Download-Options,
  *   X-DNS-Prefetch-Control, X-Permitted-Cross-Domain-Policies, Origin-Agent-Cluster, COOP) are kept for `/docs`
  *   only. Uploaded images (`/images/…`) are `Cross-Origin-Resource-Policy: cross-origin`: the web app shows them in
@@ -113,7 +114,8 @@ export function browserAccess(allowedOrigins: readonly string[]): RequestHandler
   });
   return (request: Request, response: Response, next: NextFunction) => {
     const url = request.url;
-    const headers = url.startsWith('/docs') ? docs : url.startsWith('/images/') ? images : api;
+    // The queue dashboard (Bull Board, /admin/queues) is a page of its own scripts and styles, as Swagger UI is.
+    const headers = url.startsWith('/docs') || url.startsWith('/admin/queues') ? docs : url.startsWith('/images/') ? images : api;
     headers(request, response, (error?: unknown) => {
       if (error) return next(error);
       // GET answers may be cached (documents, schemas, images): which origin asked changes them.
