@@ -6,11 +6,14 @@ import { REDIS_URL, startTestApp, TestContext } from '../support/test-app';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
-/** The Prometheus text exposition format (0.0.4), line by line: a line that is none of these fails the parse. */
+/**
+ * The Prometheus text exposition format (0.0.4), line by line: a line that is none of these fails the parse. Values
+ * are Go floats, whose NaN is spelt in any case (prom-client writes `Nan`, e.g. an event-loop mean before a sample).
+ */
 const HELP = /^# HELP [a-zA-Z_:][a-zA-Z0-9_:]* .*$/;
 const TYPE = /^# TYPE [a-zA-Z_:][a-zA-Z0-9_:]* (counter|gauge|histogram|summary|untyped)$/;
 const SAMPLE =
-  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*")*)?\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|\+Inf|-Inf|NaN))( -?\d+)?$/;
+  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*")*)?\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|\+Inf|-Inf|[Nn]a[Nn]))( -?\d+)?$/;
 
 /** Every sample of a scrape as `name{labels}` → value; throws on a line that is not Prometheus text. */
 function parse(text: string): Map<string, number> {

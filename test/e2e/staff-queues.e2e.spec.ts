@@ -59,6 +59,8 @@ describe('staff queues', () => {
       { app_id: 12, at_head: true },
       { app_id: 13, at_head: false },
     ]);
+    // Nothing to move (no cards, or priced a minute ago): still a 204.
+    await call(staff, 'app.queueUpdate', { appIds: [13, 14] }).expect(204);
   });
 
   it('should queue one refresh per stale group, however often asked', async () => {

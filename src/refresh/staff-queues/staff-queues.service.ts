@@ -42,7 +42,8 @@ export class StaffQueuesService {
   ) {}
 
   async queueApps(appIds: number[]): Promise<number> {
-    const [rows]: [unknown[], number] = await this.dataSource.query(
+    // An INSERT's raw result is its rows (TypeORM pairs rows with a count only for UPDATE and DELETE).
+    const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO app_pricing (app_id, checked_at)
        SELECT c.app_id, to_timestamp(0) FROM unnest($1::int[]) AS c(app_id)
         WHERE EXISTS (SELECT 1 FROM app_card_classes k WHERE k.app_id = c.app_id)
