@@ -24,9 +24,9 @@ const PATCHES = join(__dirname, 'handwritten');
 function variantTree(name: string): Tree {
   const dir = join(ROOT, '..', `bench-variant-${name}`);
   const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
-  if (!existsSync(dir)) git(ROOT, 'worktree', 'add', '--detach', dir, 'HEAD');
-  git(dir, 'checkout', '--detach', '--force', git(ROOT, 'rev-parse', 'HEAD').toString().trim());
-  git(dir, 'reset', '--hard');
+  if (!existsSync(dir)) git(ROOT, 'worktree', 'add', '--quiet', '--detach', dir, 'HEAD');
+  git(dir, 'checkout', '--quiet', '--detach', '--force', git(ROOT, 'rev-parse', 'HEAD').toString().trim());
+  git(dir, 'reset', '--quiet', '--hard');
   git(dir, 'clean', '-fdq', '-e', 'node_modules', '-e', 'dist');
   git(dir, 'apply', join(PATCHES, `${name}.patch`));
   if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
