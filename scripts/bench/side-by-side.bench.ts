@@ -10,7 +10,7 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
 /**
  * `npm run bench:side-by-side -- --trees new=.,old=/work/wt-old:old_prefix --database bench_scale_100000 --accounts 100000
  *   [--only getInfo,getAccountLeaderboard --rounds 8 --requests 2000 --seconds 20 --warmup-seconds 8
- *    --run-in-seconds 30 --timeout-ms 10000 --seed 1 --pairs 200 --rebuild-derived]`
+ *    --run-in-seconds 30 --timeout-ms 10000 --seed 1 --pairs 200 --rebuild-derived --skip-build]`
  *
  * Two or more builds of the service side by side: each tree (`label=dir[:redisPrefix]`, the first is the reference)
  * is compiled (its dist/, as `npm start` runs it) and serves as its own API process, all of them at once over the same
@@ -22,7 +22,8 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
  * that tree's own code first: a tree of another commit may keep it differently); by default all share the
  * database's name as prefix. Each row gives every tree's p50 / p99 / answers per second and API CPU per answer, and
  * the ratios of each tree against the first. bench:handwritten runs it against variant trees
- * (handwritten.bench.ts).
+ * (handwritten.bench.ts). Each API holds up to 20 PostgreSQL connections: on a server with the default 100 shared with
+ * other work, three trees at a time is the most that leaves room.
  */
 export interface Tree {
   label: string;
@@ -66,30 +67,38 @@ export async function sideBySide(o: SideBySideOptions): Promise<Record<string, s
   const databaseUrl = `postgres://postgres@127.0.0.1:5432/${o.database}`;
   const calls = readCalls(o.accounts, await fixtures(databaseUrl), numberFlag('pairs', 200));
   const selected = calls.filter((call, i) => i === 0 || !o.only || o.only.some((word) => call.name.includes(word)));
-  for (const tree of o.trees) {
+  // --skip-build: the trees' dist/ are already built from what they hold (a rerun).
+  for (const tree of process.argv.includes('--skip-build') ? [] : o.trees) {
     process.stdout.write(`building ${tree.label} (${tree.root})\n`);
     await buildDist(tree.root);
   }
   const serving: Serving[] = [];
   const rows: Record<string, string>[] = [];
   try {
-    for (const tree of o.trees) {
-      const port = await freePort();
-      const env = readApiEnv({ databaseUrl, redisPrefix: tree.redisPrefix ?? o.database, port, seed, accounts: o.accounts });
-      if (o.rebuildDerived) {
-        const started = Date.now();
-        await run('src/cli.ts', ['derived', 'rebuild'], env, tree.root);
-        process.stdout.write(`${tree.label}: derived state rebuilt in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-      }
-      const created = await run(
-        'src/cli.ts',
-        ['api-key', 'create', '--account', '1', '--name', `side-by-side-${tree.label}`],
-        env,
-        tree.root,
-      );
-      const api = await startApi(env, port, undefined, tree.root);
-      serving.push({ ...tree, api, port, token: created.trim().split('\n').pop()! });
-    }
+    // All trees boot at once (their CLI steps too: ts-node compiles each one's sources, a minute on a busy host).
+    const started = await Promise.allSettled(
+      o.trees.map(async (tree): Promise<Serving> => {
+        const port = await freePort();
+        const env = readApiEnv({ databaseUrl, redisPrefix: tree.redisPrefix ?? o.database, port, seed, accounts: o.accounts });
+        if (o.rebuildDerived) {
+          const since = Date.now();
+          await run('src/cli.ts', ['derived', 'rebuild'], env, tree.root);
+          process.stdout.write(`${tree.label}: derived state rebuilt in ${((Date.now() - since) / 1000).toFixed(0)} s\n`);
+        }
+        const created = await run(
+          'src/cli.ts',
+          ['api-key', 'create', '--account', '1', '--name', `side-by-side-${tree.label}`],
+          env,
+          tree.root,
+        );
+        const api = await startApi(env, port, undefined, tree.root);
+        return { ...tree, api, port, token: created.trim().split('\n').pop()! };
+      }),
+    );
+    // Those that started are stopped (finally below) even when another failed.
+    for (const outcome of started) if (outcome.status === 'fulfilled') serving.push(outcome.value);
+    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
+    process.stdout.write(`serving ${serving.map((s) => s.label).join(', ')}\n`);
     for (const s of serving) await settled(s.api);
     await Promise.all(serving.map((s) => runIn(s.port, numberFlag('run-in-seconds', 30))));
     for (const call of selected) {
@@ -133,7 +142,8 @@ export async function sideBySide(o: SideBySideOptions): Promise<Record<string, s
         }
       });
       rows.push(row);
-      process.stdout.write(`  measured ${call.name}\n`);
+      // Each row as soon as it is measured: a run cut short (a shared server out of connections) keeps what it had.
+      report(`  measured ${call.name}`, [row]);
     }
   } finally {
     await Promise.all(serving.map((s) => stopApi(s.api)));
