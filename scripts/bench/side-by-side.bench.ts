@@ -131,8 +131,11 @@ export async function sideBySide(o: SideBySideOptions): Promise<Record<string, s
       serving.forEach((s, i) => {
         const m = measured[i];
         const c = perAnswer(cpu[i], m);
+        // CPU per answer: the API's own is the steady figure on a shared host; PostgreSQL's and Redis's are the whole
+        // machine's servers' (other work on them included).
         row[s.label] =
-          `${m.p50.toFixed(1)}/${m.p99.toFixed(1)} ms ${m.perSecond.toFixed(0)}/s api ${c.api.toFixed(3)} ms (${m.ok} ok, ${m.errors + m.timeouts} not)`;
+          `${m.p50.toFixed(1)}/${m.p99.toFixed(1)} ms ${m.perSecond.toFixed(0)}/s cpu api ${c.api.toFixed(3)} pg ${c.postgres.toFixed(3)} ` +
+          `redis ${c.redis.toFixed(3)} ms (${m.ok} ok, ${m.errors + m.timeouts} not)`;
         if (m.firstError) row[`${s.label}Error`] = m.firstError.replace(/\s+/g, ' ').slice(0, 120);
         if (i > 0) {
           const ref = measured[0];
