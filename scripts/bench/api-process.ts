@@ -49,18 +49,22 @@ export function readApiEnv(o: {
   };
 }
 
-export function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+/** Runs a TypeScript entrypoint of the tree at `root` (this one by default) with ts-node. */
+export function run(file: string, args: string[], env: NodeJS.ProcessEnv, root = ROOT): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, [...TS_NODE, file, ...args], { cwd: ROOT, env, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [...TS_NODE, file, ...args], { cwd: root, env, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
       error ? reject(new Error(`${file} ${args.join(' ')} failed: ${stderr || error.message}`)) : resolve(stdout),
     ),
   );
 }
 
-/** Compiles the service as `npm start` does (`npm run build`: dist/), so the API measured is the one that ships. */
-export function buildDist(): Promise<void> {
+/**
+ * Compiles the service as `npm start` does (`npm run build`: dist/), so the API measured is the one that ships; `root`
+ * names another tree (a worktree of another commit, for side-by-side runs).
+ */
+export function buildDist(root = ROOT): Promise<void> {
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }, (error, stdout) =>
+    execFile(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root }, (error, stdout) =>
       error ? reject(new Error(`the build failed: ${stdout || error.message}`)) : resolve(),
     ),
   );
@@ -70,7 +74,7 @@ export function buildDist(): Promise<void> {
  * Starts the API and waits until `/health` answers 200; `onLine` receives its log lines (otherwise dropped). It runs
  * the compiled dist/src/main.js (buildDist first), as `npm start` and the Docker image do, not the TypeScript sources.
  */
-export async function startApi(env: NodeJS.ProcessEnv, port: number, onLine?: (line: string) => void): Promise<ChildProcess> {
+export async function startApi(env: NodeJS.ProcessEnv, port: number, onLine?: (line: string) => void, root = ROOT): Promise<ChildProcess> {
   // --cpu-prof DIR: the API writes a V8 CPU profile there when it stops (open it in Chrome's DevTools or speedscope).
   const profileDir = textFlag('cpu-prof');
   const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
@@ -78,7 +82,7 @@ export async function startApi(env: NodeJS.ProcessEnv, port: number, onLine?: (l
   const pauses = textFlag('pauses');
   const monitor = pauses ? ['-r', join(__dirname, 'pause-monitor.js')] : [];
   const api = spawn(process.execPath, [...profile, ...monitor, 'dist/src/main.js'], {
-    cwd: ROOT,
+    cwd: root,
     env: pauses ? { ...env, PAUSE_MONITOR_FILE: resolvePath(pauses) } : env,
     stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'inherit'],
   });
@@ -184,13 +188,21 @@ export function cpuSpent(before: Map<number, number> | undefined, after: Map<num
   return ms;
 }
 
-/** Queries the API left running after its client gave up would slow the next operation: cancel them. */
+/**
+ * Queries the API left running after its client gave up would slow the next operation: cancel them. Best effort: on a
+ * server whose connections are all taken (shared with other work) the run goes on without it.
+ */
 export async function cancelLeftovers(databaseUrl: string): Promise<void> {
   const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  await db.query(
-    `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
-      WHERE datname = current_database() AND application_name = 'badge-stats' AND state = 'active' AND pid <> pg_backend_pid()`,
-  );
-  await db.end();
+  try {
+    await db.connect();
+    await db.query(
+      `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name = 'badge-stats' AND state = 'active' AND pid <> pg_backend_pid()`,
+    );
+  } catch (error) {
+    process.stdout.write(`  (leftover queries not cancelled: ${(error as Error).message})\n`);
+  } finally {
+    await db.end().catch(() => undefined);
+  }
 }

@@ -46,10 +46,6 @@ export const COLUMN_BOARDS: Partial<Record<AccountBoard, string>> = {
 /** Boards of the profile's ranks that the engine keeps: every column board. */
 export const PROFILE_RANK_BOARDS = Object.keys(COLUMN_BOARDS);
 
-/** Who is ranked at all: refreshed accounts that did not choose to be hidden (`a` accounts, `s` settings). */
-export const RANKED =
-  'a.updated_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM account_settings s WHERE s.account_id = a.account_id AND s.hidden)';
-
 export const APP_BOARDS: AccountBoard[] = ['app_playtime', 'app_valid_playtime'];
 export const BADGE_BOARDS: AccountBoard[] = ['badge_completion_time', 'badge_highest_level'];
 

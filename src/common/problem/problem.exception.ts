@@ -28,7 +28,6 @@ export class ProblemException extends HttpException {
   }
 }
 
-export const badRequest = (detail: string, errors?: ErrorDetail[]) => new ProblemException(HttpStatus.BAD_REQUEST, detail, { errors });
 export const unauthorized = (detail = 'A valid bearer credential is required.') =>
   new ProblemException(HttpStatus.UNAUTHORIZED, detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
 export const forbidden = (detail: string) => new ProblemException(HttpStatus.FORBIDDEN, detail);

@@ -23,7 +23,6 @@ import { STEAM_ID_BASE } from '../universe/world';
 
 export const OPENID_LOGIN_PATH = '/openid/login';
 export const OPENID_NS = 'http://specs.openid.net/auth/2.0';
-export const OPENID_IDENTIFIER_SELECT = 'http://specs.openid.net/auth/2.0/identifier_select';
 /** The platform names every account this way, whatever host served the login. */
 export const OPENID_CLAIMED_ID_PREFIX = 'https://steamcommunity.com/openid/id/';
 /** What the platform signs, in its order. */
