@@ -61,7 +61,10 @@ export const LARGE_BODY_ROUTES = Symbol('LARGE_BODY_ROUTES');
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
   private readonly limit: number;
-  /** body-parser's json(), for what `parse` leaves to it. */
+  /**
+   * body-parser's json() for every body within the usual limit. A hand-written reader of the common UTF-8 body
+   * measured no gain against it (docs/architecture.md, "Hand-written, and why").
+   */
   private readonly fullParse: RequestHandler;
   /** The operations allowed larger bodies, by lower-cased path (express matches paths case-insensitively). */
   private readonly generous: Map<string, BodyParser>;
@@ -90,35 +93,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
    * which refuses the encoding and any charset it cannot decode. body-parser's reading of a body of tens of bytes was
    * ~4 % of the API's time under account.getInfo (docs/performance-history.md, "The profile's ranks as text").
    */
-  private readonly parse: BodyParser = (request, response, next) => {
-    // As json() leaves a request: with a `body`, undefined when none was sent.
-    if (!Object.hasOwn(request, 'body')) request.body = undefined;
-    if (!hasBody(request)) return next();
-    if (request.header('content-length') === undefined || request.header('content-encoding') !== undefined || !namesUtf8(request))
-      return this.fullParse(request, response, next);
-    this.receive(
-      request,
-      this.limit,
-      (size) => Buffer.allocUnsafe(size),
-      (error, bytes, length) => {
-        if (error) return next(error);
-        const body = (bytes as Buffer).subarray(0, length);
-        try {
-          refuseOversizedStructure(request, response, body);
-        } catch (breach) {
-          return next(breach);
-        }
-        let text = body.toString('utf8');
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        try {
-          request.body = text.length === 0 ? {} : JSON.parse(text);
-        } catch {
-          return next(Object.assign(new Error('invalid JSON'), { status: 400, type: 'entity.parse.failed' }));
-        }
-        next();
-      },
-    );
-  };
+  private readonly parse: BodyParser = (request, response, next) => this.fullParse(request, response, next);
 
   /**
    * A parser for megabyte bodies that keeps the event loop free: the bytes are received into shared memory (same
@@ -284,12 +259,6 @@ function discardBody(request: Request, _response: Response, next: NextFunction):
 /** The charset the body's Content-Type names, lower-cased, or undefined when it names none. */
 function charsetOf(request: Request): string | undefined {
   return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.header('content-type') ?? '')?.[1]?.toLowerCase();
-}
-
-/** Whether the body's Content-Type names UTF-8 or no charset (JSON's default). */
-function namesUtf8(request: Request): boolean {
-  const charset = charsetOf(request);
-  return charset === undefined || charset === 'utf-8';
 }
 
 /** A body is present when it is chunked or has a non-zero length (type-is counts `Content-Length: 0` as one). */
