@@ -72,7 +72,10 @@ export const LARGE_BODY_ROUTES = Symbol('LARGE_BODY_ROUTES');
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
   private readonly limit: number;
-  /** body-parser's json(), for what `parse` leaves to it. */
+  /**
+   * body-parser's json() for every body within the usual limit. A hand-written reader of the common UTF-8 body
+   * measured no gain against it (docs/architecture.md, "Hand-written, and why").
+   */
   private readonly fullParse: RequestHandler;
   /** The operations allowed larger bodies, by lower-cased path (express matches paths case-insensitively). */
   private readonly generous: Map<string, BodyParser>;
@@ -99,30 +102,30 @@ export class JsonBodyMiddleware implements NestMiddleware {
   }
 
   /**
-   * The parser of bodies within the usual limit. What nearly every request sends, a UTF-8 body (no charset named, or
-   * `utf-8`) of a declared length, is read here into one buffer (receive: json()'s limit and errors), checked as json()'s
-   * `verify` checks it (refuseOversizedStructure), its byte order mark dropped as json()'s decoder drops it, and parsed
-   * (an empty body is `{}`, as json() has it). A chunked body, another charset or a Content-Encoding goes to json(),
-   * which refuses the encoding and any charset it cannot decode. body-parser's reading of a body of tens of bytes was
-   * ~4 % of the API's time under account.getInfo (docs/performance-history.md, "The profile's ranks as text").
+   * The parser of bodies within the usual limit: json(). A body holding a large-body gate slot (chunked, or over
+   * 64 KiB) is received here instead, into the slot's buffer at the gate's pace (receive: json()'s limit and errors),
+   * checked as json()'s `verify` checks it (refuseOversizedStructure), its byte order mark dropped as json()'s decoder
+   * drops it, and parsed (an empty body is `{}`, as json() has it); a Content-Encoding goes to json(), which refuses it.
    */
   private readonly parse: BodyParser = (request, response, next, slot) => {
+    // A body within the usual limit is json()'s (measured: a hand-written reader gained nothing, docs/architecture.md).
+    if (!slot) return this.fullParse(request, response, next);
     // As json() leaves a request: with a `body`, undefined when none was sent.
     if (!Object.hasOwn(request, 'body')) request.body = undefined;
     if (!hasBody(request)) return next();
-    if (slot && request.header('content-encoding') === undefined && !namesUtf8(request)) {
+    if (request.header('content-encoding') === undefined && !namesUtf8(request)) {
       // A gated body is read here, at the gate's pace; JSON between systems is UTF-8 (RFC 8259), as on the upload path.
       request.resume();
       return next(Object.assign(new Error('unsupported charset'), { status: 415, type: 'charset.unsupported' }));
     }
     // A chunked body holds a gate slot (it counts as large): it is received here, into the slot's buffer, at a pace.
-    const receivable = (request.header('content-length') !== undefined || slot) && request.header('content-encoding') === undefined;
+    const receivable = request.header('content-encoding') === undefined;
     if (!receivable || !namesUtf8(request)) return this.fullParse(request, response, next);
     this.receive(
       request,
       this.limit,
-      (size) => (slot ? Buffer.from(slot.buffer(size), 0, size) : Buffer.allocUnsafe(size)),
-      slot ? this.pace : undefined,
+      (size) => Buffer.from(slot.buffer(size), 0, size),
+      this.pace,
       (error, bytes, length) => {
         if (error) return next(error);
         const body = (bytes as Buffer).subarray(0, length);
@@ -332,7 +335,6 @@ function charsetOf(request: Request): string | undefined {
   return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.header('content-type') ?? '')?.[1]?.toLowerCase();
 }
 
-/** Whether the body's Content-Type names UTF-8 or no charset (JSON's default). */
 function namesUtf8(request: Request): boolean {
   const charset = charsetOf(request);
   return charset === undefined || charset === 'utf-8';
