@@ -12,11 +12,12 @@ import { AnalyticsController } from './analytics.controller';
 import { AnalyticsScopes } from './analytics-scopes';
 import { AnalyticsService } from './analytics.service';
 import { BivariateTables } from './bivariate-tables';
+import { PopulationHistograms } from './histograms/population-histograms.service';
 import { TrendReader } from './trends/trend-reader.service';
 
 @Module({
   imports: [RanksModule],
   controllers: [AnalyticsController],
-  providers: [AnalyticsService, AnalyticsScopes, BivariateTables, TrendReader],
+  providers: [AnalyticsService, AnalyticsScopes, BivariateTables, TrendReader, PopulationHistograms],
 })
 export class AnalyticsModule {}
