@@ -16,7 +16,7 @@ import {
   Aggregation,
 } from './dto/analytics.dto';
 import { Inequality, inequalityOf, inequalityOfRuns, logBinEdges, percentileDisc } from './population-math';
-import { PopulationHistograms } from './histograms/population-histograms.service';
+import { PairAxis, PopulationHistograms, utcDay } from './histograms/population-histograms.service';
 import { ScopeCache } from './scope-cache';
 import { TrendReader } from './trends/trend-reader.service';
 
@@ -99,17 +99,18 @@ export class AnalyticsService {
 
   async bivariate(xId: string, yId: string, agg: Aggregation, scope: string, value: string | undefined): Promise<AnalyticsBivariate> {
     const [x, y] = [this.metric(xId, 'x'), this.metric(yId, 'y')];
-    for (const [metric, field] of [
-      [x, 'x'],
-      [y, 'y'],
-    ] as const) {
-      if (metric.histogram)
-        throw unprocessable(`${metric.id} is not paired in bivariate tables (it is kept as a histogram, not per account).`, [
-          { location: `body.${field}`, message: 'metric not available for getBivariate', value: metric.id },
-        ]);
-    }
     const key = await this.scopes.keyOf(scope, value);
-    const table = await this.bivariates.table(this.replica(), key, x.column, y.column);
+    const replica = this.replica();
+    let table;
+    if (x.histogram || y.histogram) {
+      // Level, friends or account age on an axis: walked over the histograms' accounts (age: known creation times).
+      const axis = (metric: MetricDefinition): PairAxis =>
+        metric.histogram ? { metric: metric.histogram } : { replica, column: replica.columns.indexOf(metric.column) };
+      const pairs = this.histograms.pairs(key, axis(x), axis(y));
+      if (!pairs) throw loading();
+      const cacheKey = `${key}/${x.id}/${y.id}/${utcDay(Date.now())}`;
+      table = await this.bivariates.pairedTable(pairs.source, cacheKey, () => pairs.walk);
+    } else table = await this.bivariates.table(replica, key, x.column, y.column);
     return { buckets: table.map((bucket) => ({ x_bucket: bucket.lower, count: bucket.count, y_value: bucket[agg] })) };
   }
 

@@ -21,6 +21,8 @@ import { IdIndex } from '../../common/collections/id-index';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { RankRow, cellOfRow } from '../../ranks/rank-rows';
 import { SCOPE_LEVELS, scopeKeysOf } from '../../ranks/rank-scopes';
+import type { RankReplica } from '../../ranks/replica/rank-replica';
+import type { PairWalk } from '../bivariate-tables';
 import { HistogramScope, ValueHistogram } from './value-histogram';
 
 /** The metrics kept here, by the column (or expression alias) they read; account_age stores the creation day. */
@@ -44,9 +46,15 @@ const moves = (entry: FeedEntry) =>
 /** The UTC day of a moment (days since 1970-01-01). */
 export const utcDay = (ms: number) => Math.floor(ms / DAY_MS);
 
+/** One axis of a bivariate pair: a histogram metric, or a rank replica column's index of `replica.columns`. */
+export type PairAxis = { metric: HistogramMetric } | { replica: RankReplica; column: number };
+
 class Histograms {
   readonly index = new IdIndex(1024);
+  ids = new Int32Array(1024);
   cellOfSlot = new Int32Array(1024);
+  /** Counts the placements (and donations, which move a replica column paired with these): tables are kept by it. */
+  generation = 0;
   /** slot × metric: level, friends, creation day (NO_DAY: unknown). */
   stored = new Int32Array(1024 * HISTOGRAM_METRICS.length);
   readonly cellIds = new Map<string, number>();
@@ -60,6 +68,8 @@ class Histograms {
     const known = this.index.get(row.account_id);
     const slot = known < 0 ? this.index.add(row.account_id) : known;
     if (slot >= this.cellOfSlot.length) this.grow();
+    this.ids[slot] = row.account_id;
+    this.generation++;
     const m = HISTOGRAM_METRICS.length;
     if (known >= 0) this.count(slot, -1);
     this.cellOfSlot[slot] = this.cellId(cellOfRow(row));
@@ -80,6 +90,37 @@ class Histograms {
     if (slot < 0) return null;
     const m = HISTOGRAM_METRICS.length;
     return Array.from(this.stored.subarray(slot * m, slot * m + m));
+  }
+
+  /**
+   * The accounts in slots [from, to) that live in the scope and have both values (account age: a known creation
+   * time; a replica column: on the boards), each with X and Y (account age as of `today`).
+   */
+  walkPairs(
+    scopeKey: string,
+    x: PairAxis,
+    y: PairAxis,
+    today: number,
+    from: number,
+    to: number,
+    visit: (x: number, y: number) => void,
+  ): void {
+    const scope = this.scopeIds.get(scopeKey);
+    if (scope === undefined) return;
+    const m = HISTOGRAM_METRICS.length;
+    const valueOf = (axis: PairAxis, slot: number): number | null => {
+      if ('replica' in axis) return axis.replica.scoreOf(this.ids[slot], axis.column);
+      const metric = HISTOGRAM_METRICS.indexOf(axis.metric);
+      const stored = this.stored[slot * m + metric];
+      if (metric !== AGE) return stored;
+      return stored === NO_DAY ? null : Math.max(0, today - stored);
+    };
+    const end = Math.min(to, this.index.size);
+    for (let slot = from; slot < end; slot++) {
+      if (!this.cellScopes[this.cellOfSlot[slot]].includes(scope)) continue;
+      const [xValue, yValue] = [valueOf(x, slot), valueOf(y, slot)];
+      if (xValue !== null && yValue !== null) visit(xValue, yValue);
+    }
   }
 
   private count(slot: number, delta: number): void {
@@ -115,6 +156,9 @@ class Histograms {
   }
 
   private grow(): void {
+    const ids = new Int32Array(this.ids.length * 2);
+    ids.set(this.ids);
+    this.ids = ids;
     const cells = new Int32Array(this.cellOfSlot.length * 2);
     cells.set(this.cellOfSlot);
     this.cellOfSlot = cells;
@@ -165,6 +209,20 @@ export class PopulationHistograms implements OnApplicationBootstrap, Projection 
     return m === AGE ? Math.max(0, utcDay(now) - stored[m]) : stored[m];
   }
 
+  /**
+   * A bivariate table's accounts (PairWalk) over this state, and the state as the table's source (its generation);
+   * undefined while not live.
+   */
+  pairs(scopeKey: string, x: PairAxis, y: PairAxis, now = Date.now()): { source: { generation: number }; walk: PairWalk } | undefined {
+    if (!this.live) return undefined;
+    const state = this.state!;
+    const today = utcDay(now);
+    return {
+      source: state,
+      walk: { held: state.index.size, walk: (from, to, visit) => state.walkPairs(scopeKey, x, y, today, from, to, visit) },
+    };
+  }
+
   setLive(live: boolean): void {
     this.live = live;
     if (!live) this.state = null;
@@ -191,6 +249,8 @@ export class PopulationHistograms implements OnApplicationBootstrap, Projection 
 
   async apply(entries: readonly FeedEntry[]): Promise<void | 'reload'> {
     if (entries.some((entry) => entry.kind === 'ranks-rebuilt')) return 'reload';
+    // A donation moves the donations column, which a bivariate table may pair with these.
+    if (this.state && entries.some((entry) => entry.kind === 'donation')) this.state.generation++;
     const accountIds = accountsOf(entries, moves);
     if (!accountIds.length || !this.state) return;
     const rows: Row[] = await this.dataSource.query(`${ROWS_SQL} AND a.account_id = ANY($1)`, [accountIds]);
