@@ -2,7 +2,8 @@
  * # Population statistics (`analytics.*`)
  *
  * Distributions, inequality, per-country aggregates, bivariate tables and a user's own percentiles of the account
- * columns, served from the rank replica every HTTP process keeps in step with the change feed (src/ranks/replica):
+ * columns, served from the rank replica every HTTP process keeps in step with the change feed (src/ranks/replica), and
+ * for level, friends and account age from per-scope histograms following the same feed (histograms/):
  * exact answers from index look-ups, never an aggregate over PostgreSQL's rows per request. The design, its costs and
  * its rules (bins, quantiles, Lorenz resolution) are in docs/architecture.md, "Population statistics".
  */
