@@ -3,9 +3,8 @@
  * and `analytics.listMetrics` answers.
  *
  * One domain, `accounts`: every column the rank replica holds (src/ranks/replica), which is what makes every answer an
- * index look-up in memory. Columns the replica does not hold (level, friends, account age) would cost ~9 bytes per
- * non-zero account per scope level in every HTTP process (~45 MB each at a million accounts) and change the profile's
- * rank columns; they are not served. Badge and app domains are not served either: their boards are built on demand
+ * index look-up in memory, plus level, friends and account age, small bounded integers kept as value → count
+ * histograms per scope (histograms/). Badge and app domains are not served: their boards are built on demand
  * (LazyBoards) and dropped under a budget, so no copy of every one is at hand.
  */
 import { SCOPE_LEVELS, ScopeLevel } from '../ranks/rank-scopes';
@@ -18,11 +17,14 @@ export interface MetricDefinition {
   /** The `accounts` column (and rank replica column) holding it. */
   column: string;
   /** What its values count. */
-  kind: 'count' | 'minutes' | 'points' | 'amount';
+  kind: 'count' | 'minutes' | 'points' | 'amount' | 'level' | 'days';
+  /** Kept by PopulationHistograms (histograms/) rather than the rank replica. */
+  histogram?: 'level' | 'friends' | 'account_age';
 }
 
 /** The metrics of the `accounts` domain, by id (the board names where a board is scored by the column). */
 export const ACCOUNT_METRICS: readonly MetricDefinition[] = [
+  { id: 'account_age', column: 'platform_created_at', kind: 'days', histogram: 'account_age' },
   { id: 'apps', column: 'apps', kind: 'count' },
   { id: 'awards_given', column: 'awards_given', kind: 'count' },
   { id: 'awards_received', column: 'awards_received', kind: 'count' },
@@ -30,7 +32,9 @@ export const ACCOUNT_METRICS: readonly MetricDefinition[] = [
   { id: 'bans', column: 'bans', kind: 'count' },
   { id: 'donations', column: 'donated', kind: 'amount' },
   { id: 'foil_badges', column: 'foil_badges', kind: 'count' },
+  { id: 'friends', column: 'friends', kind: 'count', histogram: 'friends' },
   { id: 'game_bans', column: 'game_bans', kind: 'count' },
+  { id: 'level', column: 'level', kind: 'level', histogram: 'level' },
   { id: 'normal_badges', column: 'normal_badges', kind: 'count' },
   { id: 'playtime', column: 'playtime', kind: 'minutes' },
   { id: 'points_given', column: 'points_given', kind: 'points' },
@@ -56,4 +60,15 @@ export const SCOPE_DEFINITIONS: readonly { id: AnalyticsScope; column: string; v
 
 export function metricOf(id: string): MetricDefinition | undefined {
   return ACCOUNT_METRICS.find((metric) => metric.id === id);
+}
+
+/**
+ * The SQL value of a metric for an `accounts a` row on the UTC day `day` (an SQL date expression): the column, or for
+ * account_age the whole days from the creation day to `day` (null when the creation time is unknown).
+ */
+export function metricValueSql(metric: MetricDefinition, day: string): string {
+  return metric.histogram === 'account_age'
+    ? // greatest() skips nulls: the CASE keeps an unknown creation time null.
+      `CASE WHEN a.platform_created_at IS NOT NULL THEN greatest(0, ${day} - (a.platform_created_at AT TIME ZONE 'UTC')::date) END`
+    : `a.${metric.column}`;
 }

@@ -23,7 +23,8 @@ import {
 } from './dto/analytics.dto';
 
 const POPULATION =
-  'Over the refreshed accounts in the scope (hidden ones included, as the leaderboards count them), accounts at 0 included; ' +
+  'Over the refreshed accounts in the scope (hidden ones included, as the leaderboards count them), accounts at 0 included ' +
+  '(account_age: those with a known platform creation time, aged in whole UTC days); ' +
   'live from the in-memory boards: a completed update shows at once (Lorenz curves and bivariate tables within 15 s).';
 
 @ApiTags('analytics')

@@ -15,7 +15,8 @@ import {
   AnalyticsTrend,
   Aggregation,
 } from './dto/analytics.dto';
-import { Inequality, inequalityOf, logBinEdges, percentileDisc } from './population-math';
+import { Inequality, inequalityOf, inequalityOfRuns, logBinEdges, percentileDisc } from './population-math';
+import { PairAxis, PopulationHistograms, utcDay } from './histograms/population-histograms.service';
 import { ScopeCache } from './scope-cache';
 import { TrendReader } from './trends/trend-reader.service';
 
@@ -31,6 +32,8 @@ const EMPTY_SCOPE: ReplicaScope = {
   countAtLeast: () => 0,
   forEachScore: () => undefined,
 };
+
+const loading = () => serviceUnavailable('Population statistics are loading; try again shortly.', 5);
 
 /**
  * The population statistics of the `accounts` domain, read from this process's rank replica (src/ranks/replica): per
@@ -48,6 +51,7 @@ export class AnalyticsService {
     private readonly scopes: AnalyticsScopes,
     private readonly bivariates: BivariateTables,
     private readonly trends: TrendReader,
+    private readonly histograms: PopulationHistograms,
   ) {}
 
   async distribution(metricId: string, scope: string, value: string | undefined): Promise<AnalyticsDistribution> {
@@ -81,6 +85,12 @@ export class AnalyticsService {
     const metric = this.metric(metricId, 'metric');
     const key = await this.scopes.keyOf(scope, value);
     const replica = this.replica();
+    if (metric.histogram) {
+      // O(distinct values) from the histogram's runs: computed per read, no cache needed.
+      const runs = this.histograms.scope(metric.histogram, key);
+      if (!runs) throw loading();
+      return inequalityOfRuns(runs.scored, (visit) => runs.forEachRun(visit));
+    }
     const values = this.scopeOf(replica, metric, key);
     return this.inequalities.get(replica, `${metric.column}/${key}`, () =>
       inequalityOf(values.scored, (visit) => values.forEachScore(visit)),
@@ -90,7 +100,17 @@ export class AnalyticsService {
   async bivariate(xId: string, yId: string, agg: Aggregation, scope: string, value: string | undefined): Promise<AnalyticsBivariate> {
     const [x, y] = [this.metric(xId, 'x'), this.metric(yId, 'y')];
     const key = await this.scopes.keyOf(scope, value);
-    const table = await this.bivariates.table(this.replica(), key, x.column, y.column);
+    const replica = this.replica();
+    let table;
+    if (x.histogram || y.histogram) {
+      // Level, friends or account age on an axis: walked over the histograms' accounts (age: known creation times).
+      const axis = (metric: MetricDefinition): PairAxis =>
+        metric.histogram ? { metric: metric.histogram } : { replica, column: replica.columns.indexOf(metric.column) };
+      const pairs = this.histograms.pairs(key, axis(x), axis(y));
+      if (!pairs) throw loading();
+      const cacheKey = `${key}/${x.id}/${y.id}/${utcDay(Date.now())}`;
+      table = await this.bivariates.pairedTable(pairs.source, cacheKey, () => pairs.walk);
+    } else table = await this.bivariates.table(replica, key, x.column, y.column);
     return { buckets: table.map((bucket) => ({ x_bucket: bucket.lower, count: bucket.count, y_value: bucket[agg] })) };
   }
 
@@ -102,6 +122,8 @@ export class AnalyticsService {
     for (const key of replica.scopeKeys(prefix)) {
       const values = this.scopeOf(replica, metric, key);
       const count = values.population;
+      // Nobody there counted (account age: no creation time known): no bucket, as a GROUP BY has none.
+      if (count === 0) continue;
       const value = agg === 'count' ? count : agg === 'avg' ? values.sum / count : percentileDisc(values, 0.5);
       const name = key.slice(2);
       const where = dimension === 'country' ? await this.scopes.countryOf(name) : { region: this.scopes.regionName(name) };
@@ -116,12 +138,18 @@ export class AnalyticsService {
     const scores = replica.scoresIn(accountId, key);
     const population = replica.scope(replica.columns[0], key)?.population ?? 0;
     if (!scores) return { count: population, percentiles: [] };
-    const percentiles = ACCOUNT_METRICS.map((metric) => {
-      const own = scores[replica.columns.indexOf(metric.column)];
-      const values = this.scopeOf(replica, metric, key);
+    const now = Date.now();
+    const percentiles = ACCOUNT_METRICS.flatMap((metric) => {
+      const own = metric.histogram
+        ? this.histograms.valueOf(metric.histogram, accountId, now)
+        : scores[replica.columns.indexOf(metric.column)];
+      if (own === undefined) throw loading();
+      // Account age unknown (no creation time): not in that metric's population.
+      if (own === null) return [];
+      const values = this.scopeOf(replica, metric, key, now);
       // cume_dist: the accounts at or below the caller's value, over the scope.
       const atOrBelow = values.population - values.countAtLeast(own + 1);
-      return { metric: metric.id, percentile: (100 * atOrBelow) / values.population, value: own };
+      return [{ metric: metric.id, percentile: (100 * atOrBelow) / values.population, value: own }];
     });
     return { count: population, percentiles };
   }
@@ -134,12 +162,15 @@ export class AnalyticsService {
 
   private replica(): RankReplica {
     const replica = this.replicas.statistics;
-    if (!replica) throw serviceUnavailable('Population statistics are loading; try again shortly.', 5);
+    if (!replica) throw loading();
     return replica;
   }
 
-  private scopeOf(replica: RankReplica, metric: MetricDefinition, key: string): ReplicaScope {
-    return replica.scope(metric.column, key) ?? EMPTY_SCOPE;
+  private scopeOf(replica: RankReplica, metric: MetricDefinition, key: string, now = Date.now()): ReplicaScope {
+    if (!metric.histogram) return replica.scope(metric.column, key) ?? EMPTY_SCOPE;
+    const values = this.histograms.scope(metric.histogram, key, now);
+    if (!values) throw loading();
+    return values;
   }
 
   private metric(id: string, field: string): MetricDefinition {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import quickselect from 'quickselect';
 import { TimeSlices } from '../common/scheduling/time-slices';
 import type { RankReplica } from '../ranks/replica/rank-replica';
-import { ScopeCache } from './scope-cache';
+import { Generations, ScopeCache } from './scope-cache';
 
 /** One X bucket of a bivariate table with Y aggregated every way a request may ask. */
 export interface BivariateRow {
@@ -33,17 +33,38 @@ export class BivariateTables {
   table(replica: RankReplica, scopeKey: string, xColumn: string, yColumn: string): Promise<BivariateRow[]> {
     return this.cache.get(replica, `${scopeKey}/${xColumn}/${yColumn}`, () => computeTable(replica, scopeKey, xColumn, yColumn));
   }
+
+  /**
+   * A table with a histogram metric (level, friends, account age) on either axis: walked over the population
+   * histograms' accounts (PairWalk), kept against `source` (their state: its generation counts their changes).
+   */
+  pairedTable(source: Generations, key: string, walk: () => PairWalk): Promise<BivariateRow[]> {
+    return this.cache.get(source, key, () => computeTableOf(walk()));
+  }
 }
 
-export async function computeTable(replica: RankReplica, scopeKey: string, xColumn: string, yColumn: string): Promise<BivariateRow[]> {
+/** The accounts of a scope with their X and Y, held in slots [0, held), walked a range of slots at a time. */
+export interface PairWalk {
+  held: number;
+  walk(from: number, to: number, visit: (x: number, y: number) => void): void;
+}
+
+export function computeTable(replica: RankReplica, scopeKey: string, xColumn: string, yColumn: string): Promise<BivariateRow[]> {
+  return computeTableOf({
+    held: replica.accounts,
+    walk: (from, to, visit) => replica.forEachPair(scopeKey, xColumn, yColumn, from, to, visit),
+  });
+}
+
+async function computeTableOf(pairs: PairWalk): Promise<BivariateRow[]> {
   const slices = new TimeSlices();
   // One pass copies each account's bucket and Y (the replica may move accounts between slices: each is read once).
-  const held = replica.accounts;
+  const held = pairs.held;
   const buckets = new Uint8Array(held);
   const ys = new Uint32Array(held);
   let n = 0;
   for (let from = 0; from < held; from += WALK_CHUNK) {
-    replica.forEachPair(scopeKey, xColumn, yColumn, from, from + WALK_CHUNK, (x, y) => {
+    pairs.walk(from, from + WALK_CHUNK, (x, y) => {
       buckets[n] = x < 1 ? 0 : Math.floor(Math.log2(x)) + 1;
       ys[n++] = y;
     });

@@ -59,6 +59,14 @@ export const LORENZ_STEPS = 100;
  * ceil(f·n) contributors' part of the total.
  */
 export function inequalityOf(count: number, forEachDescending: (visit: (value: number) => void) => void): Inequality {
+  return inequalityOfRuns(count, (visit) => forEachDescending((value) => visit(value, 1)));
+}
+
+/**
+ * inequalityOf over runs of equal values (value, how many), highest first: O(runs + Lorenz points), so a histogram
+ * of a few thousand distinct values answers for a million contributors without visiting each.
+ */
+export function inequalityOfRuns(count: number, forEachRun: (visit: (value: number, times: number) => void) => void): Inequality {
   const n = count;
   const bottoms = [...new Set(Array.from({ length: LORENZ_STEPS + 1 }, (_, j) => Math.round((j * n) / LORENZ_STEPS)))];
   const tops = [0.01, 0.1, 0.5].map((f) => Math.ceil(f * n));
@@ -69,11 +77,15 @@ export function inequalityOf(count: number, forEachDescending: (visit: (value: n
   let seen = 0;
   let sum = 0;
   let weighted = 0;
-  forEachDescending((value) => {
-    weighted += (n - seen) * value;
-    sum += value;
-    seen++;
-    while (next < wanted.length && wanted[next] === seen) topSums.set(wanted[next++], sum);
+  forEachRun((value, times) => {
+    // The run's contributors are the (seen+1)-th … (seen+times)-th highest; the i-th highest weighs n − i + 1.
+    while (next < wanted.length && wanted[next] <= seen + times) {
+      topSums.set(wanted[next], sum + (wanted[next] - seen) * value);
+      next++;
+    }
+    weighted += value * (times * (n - seen) - (times * (times - 1)) / 2);
+    sum += value * times;
+    seen += times;
   });
   if (n === 0 || sum === 0) {
     const points = [

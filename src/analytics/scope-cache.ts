@@ -1,4 +1,7 @@
-import type { RankReplica } from '../ranks/replica/rank-replica';
+/** What a kept answer was computed from: a rank replica, or the population histograms' state. */
+export interface Generations {
+  readonly generation: number;
+}
 
 /**
  * Answers computed over a whole scope (a Lorenz curve, a bivariate table: O(accounts in the scope)), kept per key.
@@ -10,7 +13,7 @@ import type { RankReplica } from '../ranks/replica/rank-replica';
  * computation with any read meanwhile. At most `capacity` keys, the least recently computed dropped first.
  */
 export class ScopeCache<T> {
-  private readonly entries = new Map<string, { replica: RankReplica; generation: number; at: number; value: T }>();
+  private readonly entries = new Map<string, { replica: Generations; generation: number; at: number; value: T }>();
   private readonly computing = new Map<string, Promise<T>>();
 
   constructor(
@@ -18,7 +21,7 @@ export class ScopeCache<T> {
     private readonly capacity = 512,
   ) {}
 
-  get(replica: RankReplica, key: string, compute: () => T | Promise<T>): Promise<T> {
+  get(replica: Generations, key: string, compute: () => T | Promise<T>): Promise<T> {
     const kept = this.entries.get(key);
     if (!kept || kept.replica !== replica) return this.compute(replica, key, compute);
     if (kept.generation !== replica.generation && Date.now() - kept.at >= this.recomputeMs) {
@@ -28,7 +31,7 @@ export class ScopeCache<T> {
     return Promise.resolve(kept.value);
   }
 
-  private compute(replica: RankReplica, key: string, compute: () => T | Promise<T>): Promise<T> {
+  private compute(replica: Generations, key: string, compute: () => T | Promise<T>): Promise<T> {
     let running = this.computing.get(key);
     if (!running) {
       const [generation, at] = [replica.generation, Date.now()];

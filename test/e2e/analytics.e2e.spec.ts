@@ -1,4 +1,4 @@
-import { ACCOUNT_METRICS } from '../../src/analytics/analytics-catalogue';
+import { ACCOUNT_METRICS, metricValueSql } from '../../src/analytics/analytics-catalogue';
 import { TrendSnapshotter } from '../../src/analytics/trends/trend-snapshotter.service';
 import { dayOf, writeTrendSnapshot } from '../../src/analytics/trends/trend-snapshots';
 import { RankReplicaService } from '../../src/ranks/replica/rank-replica.service';
@@ -11,8 +11,14 @@ import { startPipeline, PipelineContext } from '../support/pipeline';
 
 type Scope = { scope: string; scope_value?: string; where: string; params: unknown[] };
 
-const HEAVY = ['xp', 'playtime', 'badges', 'apps', 'bans', 'donations'];
-const columnOf = (metric: string) => ACCOUNT_METRICS.find((m) => m.id === metric)!.column;
+const HEAVY = ['xp', 'playtime', 'badges', 'apps', 'bans', 'donations', 'level', 'friends', 'account_age'];
+const TODAY = "(now() AT TIME ZONE 'UTC')::date";
+/** A metric's SQL value of an `accounts a` row (account_age: whole UTC days from its creation to `day`, null if unknown). */
+const columnOf = (metric: string, day = TODAY) =>
+  metricValueSql(
+    ACCOUNT_METRICS.find((m) => m.id === metric)!,
+    day,
+  );
 
 describe('analytics (population statistics)', () => {
   let ctx: PipelineContext;
@@ -40,7 +46,9 @@ describe('analytics (population statistics)', () => {
       }
     }
   };
-  const inScope = (scope: Scope) => `a.updated_at IS NOT NULL AND ${scope.where}`;
+  /** The scope's refreshed accounts; with a metric, those it counts (account age: a known creation time). */
+  const inScope = (scope: Scope, metric?: string) =>
+    `a.updated_at IS NOT NULL AND ${scope.where}${metric ? ` AND ${columnOf(metric)} IS NOT NULL` : ''}`;
 
   async function expectedDistribution(metric: string, scope: Scope) {
     const column = columnOf(metric);
@@ -50,12 +58,12 @@ describe('analytics (population statistics)', () => {
               coalesce(percentile_disc(0.5) WITHIN GROUP (ORDER BY ${column}), 0)::float8 AS p50,
               coalesce(percentile_disc(0.9) WITHIN GROUP (ORDER BY ${column}), 0)::float8 AS p90,
               coalesce(percentile_disc(0.99) WITHIN GROUP (ORDER BY ${column}), 0)::float8 AS p99
-         FROM accounts a WHERE ${inScope(scope)}`,
+         FROM accounts a WHERE ${inScope(scope, metric)}`,
       scope.params,
     );
     const bins = await sql<{ lower: number; count: number }>(
       `SELECT CASE WHEN ${column} < 1 THEN 0 ELSE power(2, floor(log(2, ${column}::numeric)))::float8 END AS lower, count(*)::int AS count
-         FROM accounts a WHERE ${inScope(scope)} GROUP BY 1`,
+         FROM accounts a WHERE ${inScope(scope, metric)} GROUP BY 1`,
       scope.params,
     );
     return { summary, bins: new Map(bins.map((bin) => [Number(bin.lower), bin.count])) };
@@ -137,7 +145,7 @@ describe('analytics (population statistics)', () => {
     const rows = await sql<{ lower: number; count: number; avg: number; median: number }>(
       `SELECT CASE WHEN ${xc} < 1 THEN 0 ELSE power(2, floor(log(2, ${xc}::numeric)))::float8 END AS lower, count(*)::int AS count,
               avg(${yc})::float8 AS avg, (percentile_disc(0.5) WITHIN GROUP (ORDER BY ${yc}))::float8 AS median
-         FROM accounts a WHERE ${inScope(scope)} GROUP BY 1 ORDER BY 1`,
+         FROM accounts a WHERE ${inScope(scope, x)} AND ${yc} IS NOT NULL GROUP BY 1 ORDER BY 1`,
       scope.params,
     );
     for (const agg of ['avg', 'median', 'count'] as const) {
@@ -162,9 +170,9 @@ describe('analytics (population statistics)', () => {
     const column = columnOf(metric);
     const group = dimension === 'country' ? 'upper(a.country_code)' : 'a.region';
     const rows = await sql<{ name: string; count: number; avg: number; median: number }>(
-      `SELECT ${group} AS name, count(*)::int AS count, avg(${column})::float8 AS avg,
+      `SELECT ${group} AS name, count(${column})::int AS count, avg(${column})::float8 AS avg,
               (percentile_disc(0.5) WITHIN GROUP (ORDER BY ${column}))::float8 AS median
-         FROM accounts a WHERE a.updated_at IS NOT NULL AND ${group} IS NOT NULL GROUP BY 1`,
+         FROM accounts a WHERE a.updated_at IS NOT NULL AND ${group} IS NOT NULL GROUP BY 1 HAVING count(${column}) > 0`,
     );
     const expected = new Map(rows.map((row) => [row.name, row]));
     for (const agg of ['avg', 'median', 'count'] as const) {
@@ -187,6 +195,9 @@ describe('analytics (population statistics)', () => {
       for (const metric of HEAVY) await expectInequality(metric, scope);
       await expectBivariate('xp', 'playtime', scope);
       await expectBivariate('apps', 'badges', scope);
+      await expectBivariate('level', 'xp', scope);
+      await expectBivariate('friends', 'account_age', scope);
+      await expectBivariate('account_age', 'donations', scope);
     }
     for (const metric of HEAVY) {
       await expectMetricByScope(metric, 'country');
@@ -267,12 +278,19 @@ describe('analytics (population statistics)', () => {
         ).expect(200);
         const [{ n }] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM accounts a WHERE ${inScope(scope)}`, scope.params);
         expect(res.body.count).toBe(n);
-        expect(res.body.percentiles.length).toBe(ACCOUNT_METRICS.length);
+        // Every metric but account age when the platform gave no creation time.
+        const [{ known }] = await sql<{ known: boolean }>(
+          `SELECT platform_created_at IS NOT NULL AS known FROM accounts WHERE account_id = $1`,
+          [accountId],
+        );
+        expect(res.body.percentiles.map((p: { metric: string }) => p.metric)).toEqual(
+          ACCOUNT_METRICS.map((m) => m.id).filter((id) => known || id !== 'account_age'),
+        );
         for (const { metric, percentile, value } of res.body.percentiles) {
           const column = columnOf(metric);
           const [row] = await sql<{ value: number; cume: number }>(
-            `SELECT value::float8, cume::float8 FROM (SELECT a.account_id, a.${column} AS value, cume_dist() OVER (ORDER BY a.${column}) AS cume
-               FROM accounts a WHERE ${inScope(scope)}) r WHERE account_id = ${accountId}`,
+            `SELECT value::float8, cume::float8 FROM (SELECT a.account_id, ${column} AS value, cume_dist() OVER (ORDER BY ${column}) AS cume
+               FROM accounts a WHERE ${inScope(scope, metric)}) r WHERE account_id = ${accountId}`,
             scope.params,
           );
           expect({ metric, value }).toEqual({ metric, value: row.value });
@@ -296,7 +314,7 @@ describe('analytics (population statistics)', () => {
     const expected = async (column: string, scope: Scope) =>
       (
         await sql<Record<string, number>>(
-          `SELECT count(*)::int AS count,
+          `SELECT count(${column})::int AS count,
                   coalesce(percentile_disc(0.5) WITHIN GROUP (ORDER BY ${column}), 0) AS p50,
                   coalesce(percentile_disc(0.9) WITHIN GROUP (ORDER BY ${column}), 0) AS p90,
                   coalesce(percentile_disc(0.99) WITHIN GROUP (ORDER BY ${column}), 0) AS p99
@@ -307,7 +325,8 @@ describe('analytics (population statistics)', () => {
     const before = new Map<string, Record<string, number>>();
     const trendScopes = scopes.filter((scope) => ['global', 'region', 'country'].includes(scope.scope));
     for (const scope of trendScopes)
-      for (const metric of HEAVY) before.set(`${metric}/${scope.scope_value}`, await expected(columnOf(metric), scope));
+      for (const metric of HEAVY)
+        before.set(`${metric}/${scope.scope_value}`, await expected(columnOf(metric, `'${yesterday}'::date`), scope));
     ctx.clock.advance(10 * 86_400_000);
     await refresh([3, 4, 6, 8, 10]);
     await writeTrendSnapshot(query, today);
@@ -322,7 +341,7 @@ describe('analytics (population statistics)', () => {
         }).expect(200);
         expect(res.body.points).toEqual([
           { date: yesterday, ...before.get(`${metric}/${scope.scope_value}`) },
-          { date: today, ...(await expected(columnOf(metric), scope)) },
+          { date: today, ...(await expected(columnOf(metric, `'${today}'::date`), scope)) },
         ]);
       }
     }

@@ -179,7 +179,12 @@ export class AnalyticsTrend {
 export class AnalyticsMetricEntry {
   @ApiProperty({ example: 'xp' }) column: string;
   @ApiProperty({ enum: ANALYTICS_METRIC_IDS, example: 'xp' }) id: string;
-  @ApiProperty({ example: 'points', description: 'What the values count: count, minutes, points or amount.' }) kind: string;
+  @ApiProperty({
+    example: 'points',
+    description:
+      'What the values count: count, minutes, points, amount, level or days (account age: whole UTC days since the account was created on the platform).',
+  })
+  kind: string;
 }
 
 export class AnalyticsScopeEntry {

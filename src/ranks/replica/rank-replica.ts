@@ -189,6 +189,12 @@ export class RankReplica {
     return [...this.scopeIds].filter(([key, id]) => key.startsWith(prefix) && this.populations[id] > 0).map(([key]) => key);
   }
 
+  /** The account's score on the column at `column` (an index of `columns`); null when it is not on the boards. */
+  scoreOf(accountId: number, column: number): number | null {
+    const slot = this.index.get(accountId);
+    return slot < 0 ? null : this.scores[slot * this.columns.length + column];
+  }
+
   /** The account's scores in `columns` order, when it is on the boards and in the scope; null otherwise. */
   scoresIn(accountId: number, scopeKey: string): number[] | null {
     const slot = this.index.get(accountId);
