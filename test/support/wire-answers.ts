@@ -10,7 +10,20 @@ import { join } from 'node:path';
  */
 type Document = { paths: Record<string, Record<string, { responses: Record<string, any> }>>; components: object };
 
-const document = JSON.parse(readFileSync(join(__dirname, '../../openapi.json'), 'utf8')) as Document;
+/**
+ * OpenAPI 3.0 `nullable` beside `allOf: [$ref]` (how @nestjs/swagger writes a nullable reference) means "this or
+ * null" to generated clients, but a JSON Schema validator would still apply the allOf to a null: spell it anyOf.
+ */
+function nullableReferences(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(nullableReferences);
+  if (!node || typeof node !== 'object') return node;
+  const out = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, nullableReferences(value)])) as Record<string, unknown>;
+  if (out.nullable !== true || !('allOf' in out || 'oneOf' in out || 'anyOf' in out)) return out;
+  const { nullable: _nullable, ...rest } = out;
+  return { anyOf: [rest, { type: 'null' }] };
+}
+
+const document = nullableReferences(JSON.parse(readFileSync(join(__dirname, '../../openapi.json'), 'utf8'))) as Document;
 const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
 const compiled = new Map<string, ValidateFunction>();
 

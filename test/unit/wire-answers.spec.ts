@@ -30,6 +30,13 @@ describe('wireAnswerErrors', () => {
     expect(wireAnswerErrors('location.getLocations', { regions: [] }, 'get')).toEqual(['location.getLocations must be array']);
   });
 
+  it('should read a nullable reference as "the reference or null", and still check the reference', () => {
+    const settings = wireAnswerErrors('account.getSettings', { chosenRole: null });
+    expect(settings.filter((error) => error.includes('chosenRole'))).toEqual([]);
+    const wrong = wireAnswerErrors('account.getSettings', { chosenRole: { role: 42 } });
+    expect(wrong.filter((error) => error.includes('chosenRole')).length).toBeGreaterThan(0);
+  });
+
   it('should refuse an enum value the document does not list', () => {
     const connection = { connectionId: 'c', externalId: 'e', name: 'n', avatar: 'a', failed: false, hide: false, verified: true };
     const body = {
