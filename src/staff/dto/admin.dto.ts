@@ -85,11 +85,17 @@ export class V1AdminUpdateRoleOverrideRequestBody extends AccountSearch {
   tier?: (typeof OVERRIDE_TIERS)[number];
 }
 
+/** Every wire resource name, the grantable ones first (a body derived from the document's first value is valid). */
+const GRANT_REQUEST_NAMES = [
+  ...GRANTABLE_RESOURCES,
+  ...RESOURCE_NAMES.filter((name) => !(GRANTABLE_RESOURCES as readonly string[]).includes(name)),
+];
+
 export class GrantedResource {
   // Every wire resource name is accepted here (a client generated from the wire format may send any); the ones this
   // service cannot grant are refused by StaffChangesService.grantResources with a 422 naming the entry.
   @ApiProperty({
-    enum: RESOURCE_NAMES,
+    enum: GRANT_REQUEST_NAMES,
     description: `A resource name; only ${GRANTABLE_RESOURCES.map((r) => `\`${r}\``).join(', ')} can be granted (others are a 422).`,
   })
   resource: ResourceName;
