@@ -57,7 +57,10 @@ function convert(node: unknown, baseUrl: string): unknown {
     out[key] = convert(value, baseUrl);
   }
   if (source.nullable !== true) return out;
-  if (typeof out.type === 'string')
+  // A nullable reference (`allOf: [$ref]` beside `type`) must take the anyOf form: a type union alone would still
+  // be refused by the allOf branch, so the schema would reject the null it documents.
+  const composed = 'allOf' in out || 'oneOf' in out || 'anyOf' in out;
+  if (typeof out.type === 'string' && !composed)
     return { ...out, type: [out.type, 'null'], ...(out.enum ? { enum: [...(out.enum as unknown[]), null] } : {}) };
   return { anyOf: [out, { type: 'null' }] };
 }

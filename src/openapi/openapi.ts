@@ -46,6 +46,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (_controller, method) => method,
   });
   closeRequestSchemas(document);
+  declareSchemaLinks(document);
   addRequestExamples(document);
   document.components = { ...document.components, examples: problemExamples() };
   return sortKeys(document);
@@ -86,6 +87,28 @@ function closeRequestSchemas(document: OpenAPIObject): void {
   };
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) visit((operation as { requestBody?: unknown })?.requestBody);
+  }
+}
+
+/**
+ * Every object answer of a wire operation starts with its `$schema` link (schema-link.ts), so each response schema an
+ * operation names at the top level declares that optional, read-only field: a client generated from this document
+ * then knows it (the wire format lists it on every response body). Closed (request) schemas are left alone.
+ */
+function declareSchemaLinks(document: OpenAPIObject): void {
+  const components = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item) as {
+      responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+    }[]) {
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        const ref = status.startsWith('2') ? response.content?.['application/json']?.schema?.$ref : undefined;
+        const schema = ref ? components[ref.replace('#/components/schemas/', '')] : undefined;
+        if (!schema || schema.type !== 'object' || schema.additionalProperties === false) continue;
+        const properties = (schema.properties ?? {}) as Record<string, unknown>;
+        schema.properties = { $schema: { type: 'string', format: 'uri', readOnly: true }, ...properties };
+      }
+    }
   }
 }
 

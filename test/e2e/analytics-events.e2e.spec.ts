@@ -1,5 +1,6 @@
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { startTestApp, TestContext } from '../support/test-app';
+import { matchesDocument } from '../support/wire-answers';
 
 /**
  * analytics.trackEvent feeds the counters that exist (account.getViewStats / account.getTrending, search.getTrending),
@@ -21,7 +22,12 @@ describe('analytics.trackEvent', () => {
   afterAll(() => ctx.close());
 
   const track = (credential: string, body: object) =>
-    ctx.http().post('/v1/analytics.trackEvent').set('Authorization', `Bearer ${credential}`).send(body);
+    ctx
+      .http()
+      .post('/v1/analytics.trackEvent')
+      .set('Authorization', `Bearer ${credential}`)
+      .send(body)
+      .expect(matchesDocument('analytics.trackEvent'));
   const viewStats = async () =>
     (
       await ctx

@@ -3,6 +3,7 @@ import { TrendSnapshotter } from '../../src/analytics/trends/trend-snapshotter.s
 import { dayOf, writeTrendSnapshot } from '../../src/analytics/trends/trend-snapshots';
 import { RankReplicaService } from '../../src/ranks/replica/rank-replica.service';
 import { startPipeline, PipelineContext } from '../support/pipeline';
+import { matchesDocument } from '../support/wire-answers';
 
 /**
  * The analytics reads against a full recomputation in SQL (percentile_disc, cume_dist, window sums) over the refreshed
@@ -25,7 +26,7 @@ describe('analytics (population statistics)', () => {
   let key: string;
   let scopes: Scope[];
   const post = (path: string, body: Record<string, unknown>, token = key) =>
-    ctx.http().post(`/v1/${path}`).set('Authorization', `Bearer ${token}`).send(body);
+    ctx.http().post(`/v1/${path}`).set('Authorization', `Bearer ${token}`).send(body).expect(matchesDocument(path));
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => ctx.dataSource.query(text, params);
   const refresh = async (ids: number[]) => {
     for (const accountId of ids) await post('account.queueUpdate', { id: { accountId } }).expect(204);

@@ -10,6 +10,7 @@ import { simulatedIdentity } from '../../src/platform/simulator/oauth/oauth-iden
 import { TestDnsServer } from '../support/dns-server';
 import { simulatorOAuthCode } from '../support/oauth';
 import { startTestApp, TestContext } from '../support/test-app';
+import { matchesDocument } from '../support/wire-answers';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const ZONE = 'bst-verify.test';
@@ -43,7 +44,7 @@ describe('account connections', () => {
   let apiKey: string;
 
   const post = (operation: string, token: string, body?: object) => {
-    const request = ctx.http().post(`/v1/${operation}`).set(bearer(token));
+    const request = ctx.http().post(`/v1/${operation}`).set(bearer(token)).expect(matchesDocument(operation));
     return body === undefined ? request : request.send(body);
   };
   const session = async (accountId: number) => (sessions[accountId] ??= (await ctx.session(accountId)).sessionToken);

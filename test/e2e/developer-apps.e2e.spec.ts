@@ -10,6 +10,7 @@ import { CredentialStreams } from '../../src/auth/revocations/credential-streams
 import { AppConfig } from '../../src/config/app-config';
 import { CoreModule } from '../../src/core.module';
 import { startTestApp, TestContext } from '../support/test-app';
+import { matchesDocument } from '../support/wire-answers';
 
 /** Another API process's key verification: its own cache and its own change feed follower, on the same stores. */
 async function otherProcess(config: AppConfig): Promise<INestApplicationContext> {
@@ -37,7 +38,7 @@ describe('developer apps', () => {
   afterAll(() => ctx.close());
 
   const as = (token: string, op: string, body: object = {}) =>
-    ctx.http().post(`/v1/${op}`).set('Authorization', `Bearer ${token}`).send(body);
+    ctx.http().post(`/v1/${op}`).set('Authorization', `Bearer ${token}`).send(body).expect(matchesDocument(op));
 
   it('should create, list, update and delete an app; the key works until the delete and not one request after', async () => {
     const { sessionToken } = await ctx.session(31);

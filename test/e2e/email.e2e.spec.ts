@@ -2,6 +2,7 @@ import { SMTPServer } from 'smtp-server';
 import { captureLogs } from '../support/logs';
 import { freePort } from '../support/ports';
 import { startTestApp, TestContext } from '../support/test-app';
+import { matchesDocument } from '../support/wire-answers';
 
 /** One message as the SMTP server received it. */
 interface Received {
@@ -84,7 +85,7 @@ describe('e-mail through a real SMTP server', () => {
   });
 
   const as = (token: string, op: string, body?: object) => {
-    const req = ctx.http().post(`/v1/${op}`).set('Authorization', `Bearer ${token}`);
+    const req = ctx.http().post(`/v1/${op}`).set('Authorization', `Bearer ${token}`).expect(matchesDocument(op));
     return body === undefined ? req : req.send(body);
   };
   /** The address account.updateSettings would have set (another area's operation): written straight to the settings. */

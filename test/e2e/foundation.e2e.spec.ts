@@ -84,6 +84,12 @@ describe('wire conventions, credentials and first operations', () => {
     expect(res.body.$id).toBe('http://api.test/schemas/V1Stats.json');
     expect(res.body.properties.totalAccounts).toMatchObject({ type: 'integer', format: 'int64' });
     expect((await ctx.http().get('/schemas/Nope.json')).status).toBe(404);
+    // A nullable reference admits null: its reference or null, not a type union the reference would still refuse.
+    const settings = await ctx.http().get('/schemas/V1AccountGetSettingsBody.json').expect(200);
+    expect(settings.body.properties.chosenRole.anyOf).toEqual([
+      expect.objectContaining({ allOf: [{ $ref: 'http://api.test/schemas/ChosenRole.json' }] }),
+      { type: 'null' },
+    ]);
     // Revalidated by its ETag: the same document again costs a 304 and no body.
     expect(res.headers.etag).toMatch(/^"[\w-]+"$/);
     const again = await ctx.http().get('/schemas/V1Stats.json').set('If-None-Match', res.headers.etag);

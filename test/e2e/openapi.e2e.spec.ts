@@ -34,6 +34,27 @@ describe('OpenAPI document and Swagger UI', () => {
     }
   });
 
+  it('should declare the optional read-only `$schema` link on every object answer an operation names', async () => {
+    const res = await ctx.http().get('/openapi.json').expect(200);
+    type Media = { schema?: { $ref?: string } };
+    const schemas = res.body.components.schemas as Record<
+      string,
+      { type?: string; properties?: Record<string, object>; required?: string[] }
+    >;
+    const named = Object.values(
+      res.body.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, Media> }> }>>,
+    )
+      .flatMap((methods) => Object.values(methods))
+      .flatMap((operation) => Object.entries(operation.responses).filter(([status]) => status.startsWith('2')))
+      .map(([, response]) => response.content?.['application/json']?.schema?.$ref?.replace('#/components/schemas/', ''))
+      .filter((name): name is string => name !== undefined && schemas[name].type === 'object');
+    expect(named.length).toBeGreaterThan(50);
+    for (const name of named) {
+      expect([name, schemas[name].properties?.$schema]).toEqual([name, { type: 'string', format: 'uri', readOnly: true }]);
+      expect(schemas[name].required ?? []).not.toContain('$schema');
+    }
+  });
+
   it('should describe every operation so that a person can run it from Swagger UI', async () => {
     type Response = { description?: string; content?: Record<string, { examples?: Record<string, { $ref: string }> }> };
     type Operation = {

@@ -1,4 +1,5 @@
 import { startTestApp, TestContext } from '../support/test-app';
+import { matchesDocument } from '../support/wire-answers';
 
 const KIB = 1024;
 
@@ -10,7 +11,7 @@ describe('preferences: kv entries and badge bookmarks', () => {
   afterAll(() => ctx.close());
 
   const as = (token: string, op: string, body?: object) => {
-    const req = ctx.http().post(`/v1/${op}`).set('Authorization', `Bearer ${token}`);
+    const req = ctx.http().post(`/v1/${op}`).set('Authorization', `Bearer ${token}`).expect(matchesDocument(op));
     return body === undefined ? req : req.send(body);
   };
   const entries = async (token: string, namespace?: string | null) => {

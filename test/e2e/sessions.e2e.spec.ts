@@ -7,6 +7,7 @@ import { createHttpApp } from '../../src/http-app';
 import { openSse, SseConnection } from '../support/sse';
 import { PAGE_SIZE_BY_TIER } from '../../src/account-records/donor-tiers';
 import { startTestApp, TestContext } from '../support/test-app';
+import { matchesDocument } from '../support/wire-answers';
 
 /** The signed-in user's sessions: account.getSession, account.deleteSession, refresh-token families, lastSeen, streams. */
 describe('sessions', () => {
@@ -23,7 +24,7 @@ describe('sessions', () => {
   afterAll(() => ctx.close());
 
   const as = (token: string, op: string, body?: object) => {
-    const req = ctx.http().post(`/v1/${op}`).set('Authorization', `Bearer ${token}`);
+    const req = ctx.http().post(`/v1/${op}`).set('Authorization', `Bearer ${token}`).expect(matchesDocument(op));
     return body === undefined ? req : req.send(body);
   };
   const sessionIdOf = async (token: string): Promise<string> => (await as(token, 'account.getSession')).body.sessionData.sessionId;

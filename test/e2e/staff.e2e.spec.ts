@@ -4,6 +4,7 @@ import { changeMaintenance } from '../../src/cli/commands/operations';
 import { PAGE_SIZE_BY_TIER } from '../../src/account-records/donor-tiers';
 import { LocationDirectory } from '../../src/locations/location-directory.service';
 import { startPipeline, PipelineContext } from '../support/pipeline';
+import { matchesDocument } from '../support/wire-answers';
 
 /**
  * The staff operations (admin.*, staff.listStaff, maintenance.list, account.updateRole, location.getLocations) through
@@ -28,7 +29,7 @@ describe('staff operations', () => {
   afterAll(() => ctx.close());
 
   const as = (token: string | null, op: string, body?: object) => {
-    const req = ctx.http().post(`/v1/${op}`);
+    const req = ctx.http().post(`/v1/${op}`).expect(matchesDocument(op));
     if (token) req.set('Authorization', `Bearer ${token}`);
     return body === undefined ? req : req.send(body);
   };
@@ -147,6 +148,13 @@ describe('staff operations', () => {
     const [entry] = await audit({ accountId: TARGET });
     expect(entry).toMatchObject({ action: 'admin.updateResources', before: {}, after: { developer_apps: '1', max_find_owners: '300' } });
 
+    // Every wire resource name is accepted by the document; one this service cannot grant is its own 422.
+    const notGrantable = await as(staff, 'admin.updateResources', {
+      id: { accountId: TARGET },
+      resources: [{ resource: 'vanity', value: '1' }],
+    }).expect(422);
+    expect(notGrantable.body.detail).toBe('The resource vanity cannot be granted.');
+    expect(notGrantable.body.errors).toEqual([{ location: 'body.resources[0].resource', message: 'not grantable', value: 'vanity' }]);
     // Judged whole: one bad entry writes nothing.
     for (const resources of [
       [{ resource: 'account_refresh_rate', value: '1' }],
@@ -352,7 +360,12 @@ describe('staff operations', () => {
     // Built at boot, before this place existed; rebuilt hourly, or now.
     await ctx.app.get(LocationDirectory).rebuild();
     await ctx.http().get('/v1/location.getLocations').expect(401);
-    const res = await ctx.http().get('/v1/location.getLocations').set('Authorization', `Bearer ${user}`).expect(200);
+    const res = await ctx
+      .http()
+      .get('/v1/location.getLocations')
+      .set('Authorization', `Bearer ${user}`)
+      .expect(200)
+      .expect(matchesDocument('location.getLocations', 'get'));
     expect(Array.isArray(res.body)).toBe(true);
     expect(res.body.map((region: { name: string }) => region.name)).toEqual([
       'Africa',

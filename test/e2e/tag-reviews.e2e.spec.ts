@@ -1,4 +1,5 @@
 import { startTestApp, TestContext } from '../support/test-app';
+import { matchesDocument } from '../support/wire-answers';
 
 /** Badge scouts: suggestions, the claimed review queue, submitting and revising reviews, single-tag edits. */
 describe('badge tag reviews', () => {
@@ -28,7 +29,10 @@ describe('badge tag reviews', () => {
   afterAll(() => ctx.close());
 
   const call = (accountId: number | null, op: string, body: object) => {
-    const req = ctx.http().post(`/v1/badge.${op}`);
+    const req = ctx
+      .http()
+      .post(`/v1/badge.${op}`)
+      .expect(matchesDocument(`badge.${op}`));
     return (accountId === null ? req : req.set('Authorization', `Bearer ${keys[accountId]}`)).send(body);
   };
   const claimedIds = (body: { apps: { badges: { badgeId: string }[] }[] }) => body.apps.flatMap((app) => app.badges.map((b) => b.badgeId));

@@ -49,6 +49,7 @@ export class DeveloperApp {
   @ApiProperty({ enum: DEVELOPER_APP_ENVIRONMENTS }) environment: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({
+    type: String,
     nullable: true,
     deprecated: true,
     description: 'Masked: the key prefix and its last four characters. The secret itself is shown only once, at creation.',

@@ -34,6 +34,7 @@ export class V1AccountCreateConnectionResponseBody {
   code: string;
 
   @ApiProperty({
+    type: String,
     required: false,
     nullable: true,
     example: 'con_Q2hhbmdlTWVJbUFuRXhhbX',

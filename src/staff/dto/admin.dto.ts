@@ -6,7 +6,7 @@ import { AccountSearch } from '../../account-records/dto/account-search.dto';
 import { Connection, RoleRecord } from '../../account-records/dto/profile-records.dto';
 import { DONOR_TIERS } from '../../account-records/donor-tiers';
 import { DeveloperApp, Session } from '../../account-settings/dto/account-settings.dto';
-import { Resource } from '../../sessions/dto/session.dto';
+import { RESOURCE_NAMES, Resource, ResourceName } from '../../sessions/dto/session.dto';
 import { GRANTABLE_RESOURCES } from '../../account-records/resources/account-resources';
 
 export class HistoryValue {
@@ -85,9 +85,20 @@ export class V1AdminUpdateRoleOverrideRequestBody extends AccountSearch {
   tier?: (typeof OVERRIDE_TIERS)[number];
 }
 
+/** Every wire resource name, the grantable ones first (a body derived from the document's first value is valid). */
+const GRANT_REQUEST_NAMES = [
+  ...GRANTABLE_RESOURCES,
+  ...RESOURCE_NAMES.filter((name) => !(GRANTABLE_RESOURCES as readonly string[]).includes(name)),
+];
+
 export class GrantedResource {
-  @ApiProperty({ enum: GRANTABLE_RESOURCES, description: 'A resource an operator may grant (see the operation).' })
-  resource: (typeof GRANTABLE_RESOURCES)[number];
+  // Every wire resource name is accepted here (a client generated from the wire format may send any); the ones this
+  // service cannot grant are refused by StaffChangesService.grantResources with a 422 naming the entry.
+  @ApiProperty({
+    enum: GRANT_REQUEST_NAMES,
+    description: `A resource name; only ${GRANTABLE_RESOURCES.map((r) => `\`${r}\``).join(', ')} can be granted (others are a 422).`,
+  })
+  resource: ResourceName;
 
   @ApiProperty({
     maxLength: 10,
@@ -99,7 +110,7 @@ export class GrantedResource {
 }
 
 export class V1AdminUpdateResourcesRequestBody extends AccountSearch {
-  @ApiProperty({ type: [GrantedResource], nullable: true, maxItems: GRANTABLE_RESOURCES.length })
+  @ApiProperty({ type: [GrantedResource], nullable: true, maxItems: RESOURCE_NAMES.length })
   @Type(() => GrantedResource)
   resources: GrantedResource[] | null;
 }
