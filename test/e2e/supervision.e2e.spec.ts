@@ -102,7 +102,12 @@ describe('npm start supervision', () => {
     process.kill(first.worker, 'SIGKILL');
     const killedAt = Date.now();
     expect(await healthy()).toBe(true);
-    const second = await until('a new worker', () => (both() && both()!.worker !== first.worker ? both() : undefined), 10_000);
+    // One look at the children per try: between two looks a child may be gone.
+    const newChild = (kind: 'api' | 'worker', old: number) => () => {
+      const pids = both();
+      return pids && pids[kind] !== old ? pids : undefined;
+    };
+    const second = await until('a new worker', newChild('worker', first.worker), 10_000);
     const workerBackMs = Date.now() - killedAt;
     expect(second.api).toBe(first.api);
     await until('the update to complete', async () => ((await status()) === 'completed' ? true : undefined), 60_000);
@@ -112,7 +117,7 @@ describe('npm start supervision', () => {
     // The API dies: the worker runs on (same pid) and the API answers again within seconds.
     process.kill(second.api, 'SIGKILL');
     const apiKilledAt = Date.now();
-    await until('a new API', () => (both() && both()!.api !== second.api ? true : undefined), 10_000);
+    await until('a new API', newChild('api', second.api), 10_000);
     await until('the API to answer again', async () => ((await healthy()) ? true : undefined), 30_000);
     const apiBackMs = Date.now() - apiKilledAt;
     expect(both()!.worker).toBe(second.worker);
