@@ -37,6 +37,7 @@ import { AccountImageEntity } from '../images/entities/account-image.entity';
 import { AccountConnectionEntity } from '../connections/entities/account-connection.entity';
 import { GroupEntity } from '../groups/entities/group.entity';
 import { AppMarketPriceEntity } from '../pricing/entities/app-market-price.entity';
+import { CardMarketPriceEntity } from '../pricing/entities/card-market-price.entity';
 import { AppPricingEntity } from '../pricing/entities/app-pricing.entity';
 import { WebhookDeliveryEntity } from '../webhooks/entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../webhooks/entities/webhook-endpoint.entity';
@@ -88,6 +89,7 @@ export const ENTITIES = [
   GroupEntity,
   AppPricingEntity,
   AppMarketPriceEntity,
+  CardMarketPriceEntity,
   WebhookEndpointEntity,
   WebhookFollowEntity,
   WebhookDeliveryEntity,
