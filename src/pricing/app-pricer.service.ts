@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PlatformClient } from '../platform/client/platform-client';
 import type { MarketPrice } from '../platform/client/platform.types';
-import { SetPrice, setPriceOf } from './set-price';
+import { AppQuotes, appQuotesOf, foilNameOf, storeCardQuotes } from './card-quotes';
+import { SetPrice } from './set-price';
 
 /** Prices are read in USD (currency 1), whatever the platform's locale; the wire reports cents. */
 const USD = 1;
@@ -39,10 +40,7 @@ const UPSERT = `
           EXCLUDED.card_average_price, EXCLUDED.set_price, EXCLUDED.buy_order_average_price, EXCLUDED.set_buy_order_price)
   RETURNING badge_type`;
 
-/** The foil card of a normal card, as the market names it. */
-export function foilNameOf(normalName: string): string {
-  return `${normalName} (Foil)`;
-}
+export { foilNameOf };
 
 /** Reads one app's card prices from the market and keeps its normal and foil set prices. */
 @Injectable()
@@ -62,24 +60,27 @@ export class AppPricer {
   }
 
   /**
-   * Both sets' figures: one market call per card and side, each paced by the shared MarketCallPace. An aborted
-   * `signal` (shutdown) abandons the call in flight, its wait and its retries, rejecting with the signal's reason.
+   * Both sets' figures and each card's quote: one market call per card and side, each paced by the shared
+   * MarketCallPace (the card quotes are the same calls' answers: no extra call). An aborted `signal` (shutdown)
+   * abandons the call in flight, its wait and its retries, rejecting with the signal's reason.
    */
-  async read(appId: number, names: string[], signal?: AbortSignal): Promise<SetPrice[]> {
+  async read(appId: number, names: string[], signal?: AbortSignal): Promise<AppQuotes> {
     const quote = (name: string): Promise<MarketPrice | null> => this.platform.getMarketPrice(name, USD, signal);
     const normal: (MarketPrice | null)[] = [];
     const foil: (MarketPrice | null)[] = [];
     // One after another: the pace serialises the calls anyway, and a failure then wastes no reserved slots.
     for (const name of names) normal.push(await quote(name));
     for (const name of names) foil.push(await quote(foilNameOf(name)));
-    return [setPriceOf(appId, 'normal', normal), setPriceOf(appId, 'foil', foil)];
+    return appQuotesOf(appId, names, normal, foil);
   }
 
   /**
-   * Stores the figures and marks the app checked, in one transaction; returns the sets whose figures changed
-   * (a set seen for the first time counts as changed).
+   * Stores the set figures and the card quotes (`card_market_prices`, cards no longer in the set removed) and marks
+   * the app checked, in one transaction; returns the sets whose figures changed (a set seen for the first time
+   * counts as changed).
    */
-  async store(appId: number, prices: SetPrice[], at: Date): Promise<SetPrice[]> {
+  async store(appId: number, quotes: AppQuotes, at: Date): Promise<SetPrice[]> {
+    const prices = quotes.sets;
     return this.dataSource.transaction(async (manager) => {
       const column = <K extends keyof SetPrice>(key: K) => prices.map((price) => price[key]);
       const changed: { badge_type: string }[] = await manager.query(UPSERT, [
@@ -95,6 +96,7 @@ export class AppPricer {
         column('setBuyOrderPrice'),
         prices.map(() => at),
       ]);
+      await storeCardQuotes(manager, appId, quotes.cards, at);
       await this.markChecked(appId, at, manager);
       const types = new Set(changed.map((row) => row.badge_type));
       return prices.filter((price) => types.has(price.badgeType));
