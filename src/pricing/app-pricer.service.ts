@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PlatformClient } from '../platform/client/platform-client';
 import type { MarketPrice } from '../platform/client/platform.types';
-import { AppQuotes, appQuotesOf, foilNameOf, storeCardQuotes } from './card-quotes';
+import { AppQuotes, appQuotesOf, foilNameOf, storeAppQuotes } from './card-quotes';
 import { SetPrice } from './set-price';
 
 /** Prices are read in USD (currency 1), whatever the platform's locale; the wire reports cents. */
@@ -21,24 +21,6 @@ const CARD_NAMES = `
     CROSS JOIN LATERAL (SELECT market_hash_name FROM inventory_items WHERE class_id = c.class_id LIMIT 1) i
    WHERE c.app_id = $1 AND c.owners > 0
    ORDER BY c.class_id`;
-
-/** Insert or update a set's figures; rows whose figures did not change are left alone and not returned. */
-const UPSERT = `
-  INSERT INTO app_market_prices AS p (app_id, badge_type, cards, unlisted_cards, unmarketable_cards, average_volume,
-                                      card_average_price, set_price, buy_order_average_price, set_buy_order_price, updated_at)
-  SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[],
-                       $10::int[], $11::timestamptz[])
-  ON CONFLICT (app_id, badge_type) DO UPDATE
-     SET cards = EXCLUDED.cards, unlisted_cards = EXCLUDED.unlisted_cards, unmarketable_cards = EXCLUDED.unmarketable_cards,
-         average_volume = EXCLUDED.average_volume, card_average_price = EXCLUDED.card_average_price,
-         set_price = EXCLUDED.set_price, buy_order_average_price = EXCLUDED.buy_order_average_price,
-         set_buy_order_price = EXCLUDED.set_buy_order_price, updated_at = EXCLUDED.updated_at
-   WHERE (p.cards, p.unlisted_cards, p.unmarketable_cards, p.average_volume, p.card_average_price, p.set_price,
-          p.buy_order_average_price, p.set_buy_order_price)
-         IS DISTINCT FROM
-         (EXCLUDED.cards, EXCLUDED.unlisted_cards, EXCLUDED.unmarketable_cards, EXCLUDED.average_volume,
-          EXCLUDED.card_average_price, EXCLUDED.set_price, EXCLUDED.buy_order_average_price, EXCLUDED.set_buy_order_price)
-  RETURNING badge_type`;
 
 export { foilNameOf };
 
@@ -80,26 +62,10 @@ export class AppPricer {
    * counts as changed).
    */
   async store(appId: number, quotes: AppQuotes, at: Date): Promise<SetPrice[]> {
-    const prices = quotes.sets;
     return this.dataSource.transaction(async (manager) => {
-      const column = <K extends keyof SetPrice>(key: K) => prices.map((price) => price[key]);
-      const changed: { badge_type: string }[] = await manager.query(UPSERT, [
-        column('appId'),
-        column('badgeType'),
-        column('cards'),
-        column('unlistedCards'),
-        column('unmarketableCards'),
-        column('averageVolume'),
-        column('cardAveragePrice'),
-        column('setPrice'),
-        column('buyOrderAveragePrice'),
-        column('setBuyOrderPrice'),
-        prices.map(() => at),
-      ]);
-      await storeCardQuotes(manager, appId, quotes.cards, at);
+      const changed = await storeAppQuotes((sql, parameters) => manager.query(sql, parameters), appId, quotes, at);
       await this.markChecked(appId, at, manager);
-      const types = new Set(changed.map((row) => row.badge_type));
-      return prices.filter((price) => types.has(price.badgeType));
+      return changed;
     });
   }
 

@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import type { MarketPrice } from '../platform/client/platform.types';
 import type { BadgeType } from './entities/app-market-price.entity';
 import { SetPrice, setPriceOf } from './set-price';
@@ -42,7 +41,8 @@ export function appQuotesOf(appId: number, names: string[], normal: (MarketPrice
     }));
   // A name listed twice (a lower-bound set read from inventories) is one card: one upsert may not touch a row twice.
   const seen = new Set<string>();
-  const unique = (card: CardQuote) => !seen.has(`${card.badgeType}:${card.marketHashName}`) && !!seen.add(`${card.badgeType}:${card.marketHashName}`);
+  const unique = (card: CardQuote) =>
+    !seen.has(`${card.badgeType}:${card.marketHashName}`) && !!seen.add(`${card.badgeType}:${card.marketHashName}`);
   return {
     sets: [setPriceOf(appId, 'normal', normal), setPriceOf(appId, 'foil', foil)],
     cards: [...cards('normal', normal, (n) => n), ...cards('foil', foil, foilNameOf)].filter(unique),
@@ -60,14 +60,52 @@ const UPSERT_CARDS = `
 /** The cards of the app not read at $2: no longer in its set (the platform's set changed), so no longer priced. */
 const DELETE_GONE = 'DELETE FROM card_market_prices WHERE app_id = $1 AND updated_at <> $2';
 
+/** Insert or update a set's figures; rows whose figures did not change are left alone and not returned. */
+const UPSERT_SETS = `
+  INSERT INTO app_market_prices AS p (app_id, badge_type, cards, unlisted_cards, unmarketable_cards, average_volume,
+                                      card_average_price, set_price, buy_order_average_price, set_buy_order_price, updated_at)
+  SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[],
+                       $10::int[], $11::timestamptz[])
+  ON CONFLICT (app_id, badge_type) DO UPDATE
+     SET cards = EXCLUDED.cards, unlisted_cards = EXCLUDED.unlisted_cards, unmarketable_cards = EXCLUDED.unmarketable_cards,
+         average_volume = EXCLUDED.average_volume, card_average_price = EXCLUDED.card_average_price,
+         set_price = EXCLUDED.set_price, buy_order_average_price = EXCLUDED.buy_order_average_price,
+         set_buy_order_price = EXCLUDED.set_buy_order_price, updated_at = EXCLUDED.updated_at
+   WHERE (p.cards, p.unlisted_cards, p.unmarketable_cards, p.average_volume, p.card_average_price, p.set_price,
+          p.buy_order_average_price, p.set_buy_order_price)
+         IS DISTINCT FROM
+         (EXCLUDED.cards, EXCLUDED.unlisted_cards, EXCLUDED.unmarketable_cards, EXCLUDED.average_volume,
+          EXCLUDED.card_average_price, EXCLUDED.set_price, EXCLUDED.buy_order_average_price, EXCLUDED.set_buy_order_price)
+  RETURNING badge_type`;
+
+/** A query in the caller's transaction (TypeORM's manager, or the seed's pg client). */
+export type Query = (sql: string, parameters: unknown[]) => Promise<unknown[]>;
+
 /**
- * Stores an app's card quotes read at `at` and removes its cards that are no longer in the set; in the caller's
- * transaction (the one that stores the set figures), through the primary key's `app_id` prefix.
+ * Stores an app's set figures and card quotes read at `at`, and removes its cards that are no longer in the set
+ * (through the primary key's `app_id` prefix); in the caller's transaction. Returns the sets whose figures changed.
+ * The pricing job (AppPricer.store) and the seed (seed-prices.ts) both store through here.
  */
-export async function storeCardQuotes(manager: EntityManager, appId: number, cards: CardQuote[], at: Date): Promise<void> {
+export async function storeAppQuotes(query: Query, appId: number, quotes: AppQuotes, at: Date): Promise<SetPrice[]> {
+  const prices = quotes.sets;
+  const setColumn = <K extends keyof SetPrice>(key: K) => prices.map((price) => price[key]);
+  const changed = (await query(UPSERT_SETS, [
+    setColumn('appId'),
+    setColumn('badgeType'),
+    setColumn('cards'),
+    setColumn('unlistedCards'),
+    setColumn('unmarketableCards'),
+    setColumn('averageVolume'),
+    setColumn('cardAveragePrice'),
+    setColumn('setPrice'),
+    setColumn('buyOrderAveragePrice'),
+    setColumn('setBuyOrderPrice'),
+    prices.map(() => at),
+  ])) as { badge_type: string }[];
+  const { cards } = quotes;
   if (cards.length) {
     const column = <K extends keyof CardQuote>(key: K) => cards.map((card) => card[key]);
-    await manager.query(UPSERT_CARDS, [
+    await query(UPSERT_CARDS, [
       column('appId'),
       column('badgeType'),
       column('marketHashName'),
@@ -77,5 +115,7 @@ export async function storeCardQuotes(manager: EntityManager, appId: number, car
       cards.map(() => at),
     ]);
   }
-  await manager.query(DELETE_GONE, [appId, at]);
+  await query(DELETE_GONE, [appId, at]);
+  const types = new Set(changed.map((row) => row.badge_type));
+  return prices.filter((price) => types.has(price.badgeType));
 }
