@@ -82,6 +82,13 @@ export function readCalls(accounts: number, { city, badgeAppId }: Fixtures, pair
       leaderboard: 'xp',
     })),
     post('leaderboard.listBadges', '/v1/leaderboard.listBadges'),
+    // The catalogue's cheapest badges (card_market_prices / app_market_prices, seeded or `npm run seed -- --prices-only`):
+    // in turn both sides, one side by cost per xp, and a price range, each a first page of 20.
+    post(
+      'badge.listCheapest',
+      '/v1/badge.listCheapest',
+      (i) => [{}, { badgeType: 'foil', sort: 'costPerXp' }, { badgeType: 'normal', minSetCost: 100, maxSetCost: 1000 }][i % 3],
+    ),
     post('account.getTrending (7d)', '/v1/account.getTrending', () => ({ window: '7d' })),
     post('activity.listGlobalFeed', '/v1/activity.listGlobalFeed', () => ({})),
     post('item.findOwners (gems)', '/v1/item.findOwners', () => ({ itemIds: [667924416] })),

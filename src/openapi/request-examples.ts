@@ -118,6 +118,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'app.listOwners': { appId: EXAMPLE_ACCOUNT.appId, limit: 10 },
   'auth.createStreamTicket': { stream: 'account.subscribe' },
   'badge.listCrafters': { badgeId: 'bdg_1', limit: 10 },
+  'badge.listCheapest': { badgeType: 'normal', maxSetCost: 500, sort: 'costPerXp', limit: 20 },
   'badge.getTags': { badgeId: 'bdg_1' },
   'badge.setTags': { badgeId: 'bdg_1', expectedTagsVersion: '0', designs: [{ name: 'pixel art' }] },
   // The review queue starts at the lowest badge ids: the claim holds bdg_1 to bdg_5; the submit settles bdg_2, and the

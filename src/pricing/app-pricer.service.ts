@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PlatformClient } from '../platform/client/platform-client';
 import type { MarketPrice } from '../platform/client/platform.types';
-import { SetPrice, setPriceOf } from './set-price';
+import { AppQuotes, appQuotesOf, foilNameOf, storeAppQuotes } from './card-quotes';
+import { SetPrice } from './set-price';
 
 /** Prices are read in USD (currency 1), whatever the platform's locale; the wire reports cents. */
 const USD = 1;
@@ -21,28 +22,7 @@ const CARD_NAMES = `
    WHERE c.app_id = $1 AND c.owners > 0
    ORDER BY c.class_id`;
 
-/** Insert or update a set's figures; rows whose figures did not change are left alone and not returned. */
-const UPSERT = `
-  INSERT INTO app_market_prices AS p (app_id, badge_type, cards, unlisted_cards, unmarketable_cards, average_volume,
-                                      card_average_price, set_price, buy_order_average_price, set_buy_order_price, updated_at)
-  SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[],
-                       $10::int[], $11::timestamptz[])
-  ON CONFLICT (app_id, badge_type) DO UPDATE
-     SET cards = EXCLUDED.cards, unlisted_cards = EXCLUDED.unlisted_cards, unmarketable_cards = EXCLUDED.unmarketable_cards,
-         average_volume = EXCLUDED.average_volume, card_average_price = EXCLUDED.card_average_price,
-         set_price = EXCLUDED.set_price, buy_order_average_price = EXCLUDED.buy_order_average_price,
-         set_buy_order_price = EXCLUDED.set_buy_order_price, updated_at = EXCLUDED.updated_at
-   WHERE (p.cards, p.unlisted_cards, p.unmarketable_cards, p.average_volume, p.card_average_price, p.set_price,
-          p.buy_order_average_price, p.set_buy_order_price)
-         IS DISTINCT FROM
-         (EXCLUDED.cards, EXCLUDED.unlisted_cards, EXCLUDED.unmarketable_cards, EXCLUDED.average_volume,
-          EXCLUDED.card_average_price, EXCLUDED.set_price, EXCLUDED.buy_order_average_price, EXCLUDED.set_buy_order_price)
-  RETURNING badge_type`;
-
-/** The foil card of a normal card, as the market names it. */
-export function foilNameOf(normalName: string): string {
-  return `${normalName} (Foil)`;
-}
+export { foilNameOf };
 
 /** Reads one app's card prices from the market and keeps its normal and foil set prices. */
 @Injectable()
@@ -62,42 +42,30 @@ export class AppPricer {
   }
 
   /**
-   * Both sets' figures: one market call per card and side, each paced by the shared MarketCallPace. An aborted
-   * `signal` (shutdown) abandons the call in flight, its wait and its retries, rejecting with the signal's reason.
+   * Both sets' figures and each card's quote: one market call per card and side, each paced by the shared
+   * MarketCallPace (the card quotes are the same calls' answers: no extra call). An aborted `signal` (shutdown)
+   * abandons the call in flight, its wait and its retries, rejecting with the signal's reason.
    */
-  async read(appId: number, names: string[], signal?: AbortSignal): Promise<SetPrice[]> {
+  async read(appId: number, names: string[], signal?: AbortSignal): Promise<AppQuotes> {
     const quote = (name: string): Promise<MarketPrice | null> => this.platform.getMarketPrice(name, USD, signal);
     const normal: (MarketPrice | null)[] = [];
     const foil: (MarketPrice | null)[] = [];
     // One after another: the pace serialises the calls anyway, and a failure then wastes no reserved slots.
     for (const name of names) normal.push(await quote(name));
     for (const name of names) foil.push(await quote(foilNameOf(name)));
-    return [setPriceOf(appId, 'normal', normal), setPriceOf(appId, 'foil', foil)];
+    return appQuotesOf(appId, names, normal, foil);
   }
 
   /**
-   * Stores the figures and marks the app checked, in one transaction; returns the sets whose figures changed
-   * (a set seen for the first time counts as changed).
+   * Stores the set figures and the card quotes (`card_market_prices`, cards no longer in the set removed) and marks
+   * the app checked, in one transaction; returns the sets whose figures changed (a set seen for the first time
+   * counts as changed).
    */
-  async store(appId: number, prices: SetPrice[], at: Date): Promise<SetPrice[]> {
+  async store(appId: number, quotes: AppQuotes, at: Date): Promise<SetPrice[]> {
     return this.dataSource.transaction(async (manager) => {
-      const column = <K extends keyof SetPrice>(key: K) => prices.map((price) => price[key]);
-      const changed: { badge_type: string }[] = await manager.query(UPSERT, [
-        column('appId'),
-        column('badgeType'),
-        column('cards'),
-        column('unlistedCards'),
-        column('unmarketableCards'),
-        column('averageVolume'),
-        column('cardAveragePrice'),
-        column('setPrice'),
-        column('buyOrderAveragePrice'),
-        column('setBuyOrderPrice'),
-        prices.map(() => at),
-      ]);
+      const changed = await storeAppQuotes((sql, parameters) => manager.query(sql, parameters), appId, quotes, at);
       await this.markChecked(appId, at, manager);
-      const types = new Set(changed.map((row) => row.badge_type));
-      return prices.filter((price) => types.has(price.badgeType));
+      return changed;
     });
   }
 

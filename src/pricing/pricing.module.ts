@@ -10,12 +10,20 @@
  * `GET /v1/badge.pricing.subscribe`. Reads use the stored prices: app badges' `price`, `noListing` and `isNmc`
  * (BadgeCatalogService joins the table) and the profile's cost fields (BadgePriceBook).
  *
- * This module is the API side (the stream); PricingWorkerModule is the job.
+ * The job also keeps each card's own quote (`card_market_prices`, card-quotes.ts), from the same calls in the same
+ * transaction; `badge.listCheapest` (cheapest/) lists the fully listed sets cheapest first.
+ *
+ * This module is the API side (the stream, `badge.listCheapest`); PricingWorkerModule is the job.
  */
 import { Module } from '@nestjs/common';
+import { CheapestBadgesController } from './cheapest/cheapest-badges.controller';
+import { CheapestBadgesService } from './cheapest/cheapest-badges.service';
 import { PriceTicks } from './price-ticks';
 import { PricingStreamController } from './pricing-stream.controller';
 import { PricingStreamService } from './pricing-stream.service';
 
-@Module({ controllers: [PricingStreamController], providers: [PriceTicks, PricingStreamService] })
+@Module({
+  controllers: [PricingStreamController, CheapestBadgesController],
+  providers: [PriceTicks, PricingStreamService, CheapestBadgesService],
+})
 export class PricingModule {}

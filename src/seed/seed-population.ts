@@ -10,6 +10,7 @@ import { CatalogueObservations } from './catalogue-observations';
 import { generateInOrder } from './generator-pool';
 import { seedProfileViews } from './profile-views';
 import { seedGroups } from './seed-groups';
+import { seedMarketPrices } from './seed-prices';
 import { Universe } from '../platform/simulator/universe/universe';
 import { SEED_TABLES, SEED_TABLE_NAMES, SeedTable } from './seed-tables';
 
@@ -32,6 +33,8 @@ export interface SeedReport {
   groups: number;
   views: number;
   derived: string[];
+  /** The card sets priced at the seed's "now" (seed-prices.ts) and their cards' quotes, normal and foil. */
+  prices: { apps: number; cards: number };
   /** Seconds per phase (views and derived run at once, each timed from their common start). */
   timings: Record<'load' | 'indexes' | 'finish' | 'views' | 'derived' | 'total', number>;
 }
@@ -154,9 +157,12 @@ export async function seedPopulation(config: AppConfig, options: SeedOptions): P
     if (trendDone.status === 'rejected') throw trendDone.reason;
     log(`trend snapshot of ${dayOf(parameters.nowMs)} written (${trendDone.value} rows)`);
     const [views, derived] = [viewsDone.value, derivedDone.value];
+    // After the rebuild, which rewrites `app_card_counts.classes` (the prices write its other columns).
+    const prices = await seedMarketPrices(admin, universe, new Date(parameters.nowMs));
+    log(`priced ${prices.apps} card sets (${prices.cards} card quotes) at ${new Date(parameters.nowMs).toISOString()}`);
     timings.total = seconds(started);
     log(`derived state rebuilt (${derived.join(', ') || 'no keepers'}) in ${timings.derived} s; seed done in ${timings.total} s`);
-    return { accounts: options.accounts, rows, milestones, groups, views, derived, timings };
+    return { accounts: options.accounts, rows, milestones, groups, views, derived, prices, timings };
   } finally {
     await admin.end();
     await helper.end();

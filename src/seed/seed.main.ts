@@ -2,6 +2,7 @@
  * # A synthetic population
  *
  *     npm run seed -- --accounts 100000 [--seed 1] [--now 2026-11-20T12:00:00Z] [--threads 2]
+ *     npm run seed -- --prices-only --accounts 100000 [--seed 1] [--now 2026-11-20T12:00:00Z]
  *
  * Fills the configured database (DATABASE_URL, migrated first as `npm start` does; it must hold no accounts yet)
  * with the platform simulator's accounts 1..N exactly as the update worker would have stored them: profiles and
@@ -11,6 +12,11 @@
  * 30), the activity those runs revealed, profile views in Redis (REDIS_PREFIX), then rebuilds derived state.
  * Serve later updates with a simulator of the same seed and size (SIMULATOR_SEED / SIMULATOR_ACCOUNTS = N);
  * an update of a seeded account then changes only what moved in the simulator since its last seeded run.
+ * Last, the market prices of every card set of the seeded catalogue at "now" (seed-prices.ts): each card's quote
+ * (`card_market_prices`) and the sets' figures (`app_market_prices`), exactly what the pricing job would store had
+ * it read the simulator's market then. `--prices-only` does only that, on an ALREADY seeded database (one seeded
+ * before the prices were part of the seed): same --seed and --accounts as its seed; --now defaults to the current
+ * time (prices as the market stands now). It upserts, so running it again re-prices at the new "now".
  *
  * How: worker threads replay each account's runs through the real PlatformClient and PlatformSnapshotReader over
  * an in-process simulator (in-process-platform.ts) and derive rows with the writer's pure functions
@@ -25,9 +31,12 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { JsonLogger } from '../common/logging/json-logger';
 import { loadConfig } from '../config/app-config';
+import { prepareDatabase } from '../database/prepare-database';
+import { Universe } from '../platform/simulator/universe/universe';
 import { seedPopulation } from './seed-population';
+import { fillSeededPrices } from './seed-prices';
 
-const USAGE = 'usage: npm run seed -- --accounts N [--seed S] [--now ISO-8601] [--threads T]';
+const USAGE = 'usage: npm run seed -- [--prices-only] --accounts N [--seed S] [--now ISO-8601] [--threads T]';
 
 function integer(name: string, raw: string | undefined, fallback: number | undefined, min: number): number {
   if (raw === undefined && fallback !== undefined) return fallback;
@@ -37,13 +46,28 @@ function integer(name: string, raw: string | undefined, fallback: number | undef
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { accounts: { type: 'string' }, seed: { type: 'string' }, now: { type: 'string' }, threads: { type: 'string' } },
+    options: {
+      accounts: { type: 'string' },
+      seed: { type: 'string' },
+      now: { type: 'string' },
+      threads: { type: 'string' },
+      'prices-only': { type: 'boolean' },
+    },
     strict: true,
   });
   const config = loadConfig(process.env);
   JsonLogger.setLevel(config.logLevel);
   const now = values.now === undefined ? undefined : new Date(values.now);
   if (now && Number.isNaN(now.getTime())) throw new Error(`--now must be an ISO-8601 instant\n${USAGE}`);
+  if (values['prices-only']) {
+    const seed = integer('seed', values.seed, config.simulator.seed, 0);
+    const accounts = integer('accounts', values.accounts, undefined, 1);
+    await prepareDatabase(config);
+    const universe = new Universe({ seed, accounts, tickMs: config.simulator.tickMs });
+    const prices = await fillSeededPrices(config.databaseUrl, universe, now ?? new Date());
+    process.stdout.write(`${JSON.stringify({ prices })}\n`);
+    return;
+  }
   const report = await seedPopulation(config, {
     accounts: integer('accounts', values.accounts, undefined, 1),
     // Defaults to the simulator seed of this configuration, so `npm start` afterwards serves the same universe.
@@ -53,7 +77,7 @@ async function main(): Promise<void> {
     log: (line) => process.stdout.write(`${line}\n`),
   });
   process.stdout.write(
-    `${JSON.stringify({ rows: report.rows, milestones: report.milestones, groups: report.groups, views: report.views, timings: report.timings })}\n`,
+    `${JSON.stringify({ rows: report.rows, milestones: report.milestones, groups: report.groups, views: report.views, prices: report.prices, timings: report.timings })}\n`,
   );
 }
 

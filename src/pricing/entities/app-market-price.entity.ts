@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 export const BADGE_TYPES = ['normal', 'foil'] as const;
 export type BadgeType = (typeof BADGE_TYPES)[number];
@@ -8,6 +8,8 @@ export type BadgeType = (typeof BADGE_TYPES)[number];
  * last read it. Prices are USD cents. See SetPrice (set-price.ts) for how each figure is derived.
  */
 @Entity('app_market_prices')
+// `badge.listCheapest`: the sets whose every card is listed, cheapest first (keyset paging, a price range as a range).
+@Index('ix_app_market_prices_full_sets', ['badgeType', 'setPrice', 'appId'], { where: 'unlisted_cards = 0 AND cards > 0' })
 export class AppMarketPriceEntity {
   @PrimaryColumn('integer')
   appId: number;
