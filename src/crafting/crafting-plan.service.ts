@@ -90,12 +90,17 @@ export class CraftingPlanService {
             `SELECT badge_type, market_hash_name, lowest_price, updated_at FROM card_market_prices WHERE app_id = ANY($1::int[])`,
             [appIds],
           )
-        : Promise.resolve([])) as Promise<{ badge_type: CraftingBadgeType; market_hash_name: string; lowest_price: number | null; updated_at: Date }[]>,
+        : Promise.resolve([])) as Promise<
+        { badge_type: CraftingBadgeType; market_hash_name: string; lowest_price: number | null; updated_at: Date }[]
+      >,
     ]);
     const held = new Map<string, number>();
     for (const row of heldRows) held.set(row.market_hash_name, (held.get(row.market_hash_name) ?? 0) + row.amount);
     const quotes = new Map<string, Quote>(
-      quoteRows.map((row) => [quoteKey(row.badge_type, row.market_hash_name), { lowestPrice: row.lowest_price, updatedAt: row.updated_at }]),
+      quoteRows.map((row) => [
+        quoteKey(row.badge_type, row.market_hash_name),
+        { lowestPrice: row.lowest_price, updatedAt: row.updated_at },
+      ]),
     );
 
     const all: V1CraftingBadge[] = [];

@@ -79,7 +79,7 @@ export class V1CraftingCard {
 
 export class V1CraftingBadge {
   @ApiProperty({ type: 'integer', example: 440 }) appId: number;
-  @ApiProperty({ description: 'The app’s name (\'\' when the service has not read it).' }) appName: string;
+  @ApiProperty({ description: "The app’s name ('' when the service has not read it)." }) appName: string;
   @ApiProperty({ enum: BADGE_TYPES }) badgeType: CraftingBadgeType;
   @ApiProperty({ type: 'integer', description: 'The account’s level of this badge now (0: not crafted).' }) level: number;
   @ApiProperty({ type: 'integer', description: '5 for a normal badge, 1 for a foil one.' }) maxLevel: number;
@@ -108,14 +108,19 @@ export class V1CraftingBadge {
   @ApiProperty({
     type: 'integer',
     nullable: true,
-    description: 'USD cents: the cards to buy to reach the highest level (per card: levels left less copies held), at each card’s own lowest price; null when one of them has no price.',
+    description:
+      'USD cents: the cards to buy to reach the highest level (per card: levels left less copies held), at each card’s own lowest price; null when one of them has no price.',
   })
   costToMaxLevel: number | null;
 
   @ApiProperty({ type: 'number', nullable: true, description: 'USD cents per xp of the next level: `cost` / `xpPerLevel`.' })
   costPerXp: number | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The oldest quote among the set’s cards, Unix milliseconds (null: none quoted).' })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The oldest quote among the set’s cards, Unix milliseconds (null: none quoted).',
+  })
   pricesUpdatedAt: number | null;
 }
 
