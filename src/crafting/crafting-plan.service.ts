@@ -21,18 +21,20 @@ import {
  */
 const APPS_SQL = `
   WITH levels AS (
-    SELECT b.app_id, b.is_foil, ab.level FROM account_badges ab JOIN badges b ON b.id = ab.badge_id
-     WHERE ab.account_id = $1 AND b.app_id IS NOT NULL),
+    SELECT b.app_id, max(ab.level) FILTER (WHERE NOT b.is_foil) AS normal_level, max(ab.level) FILTER (WHERE b.is_foil) AS foil_level
+      FROM account_badges ab JOIN badges b ON b.id = ab.badge_id
+     WHERE ab.account_id = $1 AND b.app_id IS NOT NULL
+     GROUP BY b.app_id),
   mine AS (
     SELECT app_id FROM account_apps WHERE account_id = $1
     UNION SELECT app_id FROM inventory_items WHERE account_id = $1 AND app_id IS NOT NULL AND kind IN ('card', 'foil_card')
     UNION SELECT app_id FROM levels)
-  SELECT m.app_id, COALESCE(a.name, '') AS app_name, k.card_names, k.cards,
-         COALESCE((SELECT max(l.level) FROM levels l WHERE l.app_id = m.app_id AND NOT l.is_foil), 0) AS normal_level,
-         COALESCE((SELECT max(l.level) FROM levels l WHERE l.app_id = m.app_id AND l.is_foil), 0) AS foil_level,
+  SELECT m.app_id, COALESCE(a.name, '') AS app_name, k.card_names,
+         COALESCE(l.normal_level, 0) AS normal_level, COALESCE(l.foil_level, 0) AS foil_level,
          (SELECT max(b.base_xp) FROM badges b WHERE b.app_id = m.app_id AND NOT b.is_foil) AS normal_xp,
          (SELECT max(b.base_xp) FROM badges b WHERE b.app_id = m.app_id AND b.is_foil) AS foil_xp
     FROM mine m
+    LEFT JOIN levels l ON l.app_id = m.app_id
     LEFT JOIN app_card_counts k ON k.app_id = m.app_id
     LEFT JOIN apps a ON a.app_id = m.app_id
    WHERE cardinality(k.card_names) > 0 OR (k.card_names IS NULL AND COALESCE(k.cards, k.classes, 0) > 0)`;
