@@ -45,6 +45,7 @@ import { StaffModule } from './staff/staff.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { LocationsModule } from './locations/locations.module';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { CraftingModule } from './crafting/crafting.module';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe and filter. */
@@ -84,6 +85,7 @@ export class ApiModule implements NestModule {
         MaintenanceModule,
         LocationsModule,
         AnalyticsModule,
+        CraftingModule,
         // Health probes; failures are not logged by terminus: each store outage is logged once where it is seen.
         TerminusModule.forRoot({ logger: false }),
       ],

@@ -13,13 +13,18 @@ export const WARMUP_OFFSET = 1_000_000;
 export interface Fixtures {
   city: { city_name: string; country_name: string };
   badgeAppId: number;
+  /**
+   * Refreshed accounts whose profile and inventory are public (a private one is a 403 for the crafting planner), drawn
+   * from a repeatable sample; the first half for the measured requests, the second for the warm-up.
+   */
+  plannable: number[];
 }
 
 /**
  * The operations, `GET /health` (the baseline) first. The friend path asks `pairs` random pairs (the issue's 200 by
  * default; more give steadier figures on a noisy host, the first 200 being the same pairs).
  */
-export function readCalls(accounts: number, { city, badgeAppId }: Fixtures, pairs = 200): Call[] {
+export function readCalls(accounts: number, { city, badgeAppId, plannable }: Fixtures, pairs = 200): Call[] {
   // The warm-up asks for other accounts than the measured requests (its indexes start at WARMUP_OFFSET), so what the
   // measured ones read is not in PostgreSQL's cache because the warm-up just read it.
   const random = ids(WARMUP_OFFSET + 50_000, accounts, 7);
@@ -29,6 +34,8 @@ export function readCalls(accounts: number, { city, badgeAppId }: Fixtures, pair
     const at = (2 * i) % ends.length;
     return { from: { id: { accountId: ends[at] } }, to: { id: { accountId: ends[at + 1] } } };
   };
+  const half = Math.max(1, Math.floor(plannable.length / 2));
+  const planned = (i: number) => plannable[i >= WARMUP_OFFSET ? (half + (i % half)) % plannable.length : i % half];
   const board = (extra: Record<string, unknown>) => (): unknown => ({ leaderboard: 'xp', start: 1, end: 10, ...extra });
   const post = (name: string, path: string, body?: (i: number) => unknown, extra: Partial<Call> = {}): Call => ({
     name,
@@ -56,6 +63,8 @@ export function readCalls(accounts: number, { city, badgeAppId }: Fixtures, pair
     })),
     post('leaderboard.getBucketLeaders (xp)', '/v1/leaderboard.getBucketLeaders', () => ({ leaderboard: 'xp' })),
     post('account.listBadges', '/v1/account.listBadges', (i) => ({ id: { accountId: pick(i) } })),
+    // The crafting planner (src/crafting): one account's apps, cards and their card quotes, sorted by cost per xp.
+    post('account.getCraftingPlan', '/v1/account.getCraftingPlan', (i) => ({ id: { accountId: planned(i) }, limit: 20 })),
     post('getAccountLeaderboard xp top 10', '/v1/leaderboard.getAccountLeaderboard', board({})),
     post(
       `getAccountLeaderboard xp, ${city.country_name}`,
@@ -137,6 +146,14 @@ export async function fixtures(databaseUrl: string): Promise<Fixtures> {
     await db.query(`SELECT b.app_id FROM account_badges x TABLESAMPLE SYSTEM (2) REPEATABLE (1) JOIN badges b ON b.id = x.badge_id
                      WHERE b.app_id IS NOT NULL AND NOT b.is_foil GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)
   ).rows;
+  const plannable = (
+    await db.query(`SELECT account_id FROM accounts TABLESAMPLE SYSTEM (1) REPEATABLE (3)
+                     WHERE privacy = 'public' AND inventory_privacy = 'public' AND updated_at IS NOT NULL LIMIT 20000`)
+  ).rows.map((row: { account_id: number }) => row.account_id);
   await db.end();
-  return { city: city as { city_name: string; country_name: string }, badgeAppId: (badge as { app_id: number }).app_id };
+  return {
+    city: city as { city_name: string; country_name: string },
+    badgeAppId: (badge as { app_id: number }).app_id,
+    plannable,
+  };
 }

@@ -62,6 +62,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'account.getBadgeStats': account,
   'account.getBadgeHeatmap': account,
   'account.getDataPoints': account,
+  'account.getCraftingPlan': { ...account, order: { by: 'costPerXp', direction: 'asc' }, limit: 20 },
   'account.getViewStats': account,
   'account.listFriends': account,
   'account.listLeaderboardHistory': account,

@@ -37,6 +37,7 @@ export function profileFields(snapshot: PlatformSnapshot, previous: AccountEntit
     privacy: privacyOf(summary.communityVisibilityState),
     appPrivacy: games.visibility === 'private' ? 'private' : 'public',
     friendPrivacy: friends.visibility === 'private' ? 'private' : 'public',
+    inventoryPrivacy: snapshot.inventory.visibility === 'private' ? 'private' : 'public',
     platformVanity: vanityOf(summary.profileUrl),
     platformCreatedAt: summary.timeCreated ? new Date(summary.timeCreated * 1000) : previous.platformCreatedAt,
     countryCode: summary.locCountryCode ?? null,

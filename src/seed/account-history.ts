@@ -87,6 +87,7 @@ function freshAccount(accountId: number, addedAt: Date): AccountEntity {
     privacy: 'public',
     appPrivacy: 'public',
     friendPrivacy: 'public',
+    inventoryPrivacy: 'public',
     platformVanity: null,
     platformCreatedAt: null,
     countryCode: null,

@@ -13,6 +13,7 @@ export const ACCOUNT_FIELDS = [
   'privacy',
   'appPrivacy',
   'friendPrivacy',
+  'inventoryPrivacy',
   'platformVanity',
   'platformCreatedAt',
   'countryCode',

@@ -100,6 +100,8 @@ const OPERATIONS: Record<string, Operation> = {
   'account.getBadgeHeatmap': { body: (f) => id(f.other) },
   'account.getBadgeStats': { body: (f) => id(f.other) },
   'account.getDataPoints': { body: (f) => id(f.other) },
+  // A public, refreshed account (a private one is refused before any read).
+  'account.getCraftingPlan': { body: (f) => ({ ...id(f.publicAccount), order: { by: 'costPerXp' } }) },
   'account.getInfo': { body: (f) => id(f.other) },
   'account.getSettings': { body: () => ({}), as: 'session' },
   'account.getTrending': { body: () => ({ window: '7d' }) },

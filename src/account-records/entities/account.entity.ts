@@ -49,6 +49,13 @@ export class AccountEntity {
   @Column('text', { default: 'public' })
   friendPrivacy: AccountPrivacy;
 
+  /**
+   * The inventory's visibility at the last refresh (the platform answers a private one with 403; its last known items
+   * are kept): the crafting planner refuses a private one rather than plan from stale cards.
+   */
+  @Column('text', { default: 'public' })
+  inventoryPrivacy: AccountPrivacy;
+
   /** Vanity name on the platform (its custom URL), stored lower-case: the platform matches it case-insensitively. */
   @Index('ix_accounts_platform_vanity')
   @Column('text', { nullable: true })
