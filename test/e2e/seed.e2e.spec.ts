@@ -112,6 +112,21 @@ describe('seed: a synthetic population', () => {
     expect(report.rows.account_badges).toBeGreaterThan(ACCOUNTS);
     expect(report.rows.inventory_items).toBeGreaterThan(ACCOUNTS);
     expect(report.rows.account_updates).toBeGreaterThan(ACCOUNTS);
+    // Market prices of every card set of the seeded catalogue, each card's quote and the sets' figures from them.
+    const [prices] = await q<Record<string, number>>(
+      `SELECT (SELECT count(*) FROM apps)::int AS apps, (SELECT count(DISTINCT app_id) FROM card_market_prices)::int AS priced,
+              (SELECT count(*) FROM card_market_prices)::int AS cards, (SELECT count(*) FROM app_market_prices)::int AS sets,
+              (SELECT count(*) FROM app_market_prices m WHERE m.set_price <> (SELECT COALESCE(sum(c.lowest_price), 0) FROM card_market_prices c
+                WHERE c.app_id = m.app_id AND c.badge_type = m.badge_type))::int AS mismatched`,
+    );
+    expect(prices).toEqual({
+      apps: report.prices.apps,
+      priced: report.prices.apps,
+      cards: report.prices.cards,
+      sets: 2 * report.prices.apps,
+      mismatched: 0,
+    });
+    expect(report.prices.apps).toBeGreaterThan(10);
     const [counts] = await q<Record<string, number>>(
       `SELECT (SELECT count(*) FROM accounts WHERE updated_at IS NOT NULL)::int AS updated,
               (SELECT count(DISTINCT country_code) FROM accounts)::int AS countries,
