@@ -54,6 +54,6 @@ export class AccountStreamController {
     @LastEventId() lastEventId: string | undefined,
     @CurrentPrincipal() principal: Principal,
   ): Promise<Observable<MessageEvent>> {
-    return this.streams.open(query.accountId, lastEventId, principal.accountId);
+    return this.streams.open(query.accountId, lastEventId, principal?.accountId);
   }
 }

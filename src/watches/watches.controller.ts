@@ -38,7 +38,10 @@ export class WatchesController {
     response: V1AccountCreateWatchResponseBody,
     errors: [400, 401, 404, 422, 500],
   })
-  async create(@Body() body: V1AccountCreateWatchRequest, @CurrentPrincipal() principal: Principal): Promise<V1AccountCreateWatchResponseBody> {
+  async create(
+    @Body() body: V1AccountCreateWatchRequest,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<V1AccountCreateWatchResponseBody> {
     return { watch: await this.watches.create(principal.accountId, body) };
   }
 

@@ -109,7 +109,11 @@ export class WatchesService {
   /** The app, the watched account or the friendship must exist: a watch of nothing would never fire. */
   private async checkTarget(ownerId: number, kind: AccountWatchEntity['kind'], params: WatchParams): Promise<void> {
     if (kind === 'setPrice') {
-      const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM apps WHERE app_id = $1', [params.appId]);
+      // The catalogue's apps, and any app the pricing job has priced (its cards seen held before its game was).
+      const rows: unknown[] = await this.dataSource.query(
+        'SELECT 1 FROM apps WHERE app_id = $1 UNION ALL SELECT 1 FROM app_market_prices WHERE app_id = $1 LIMIT 1',
+        [params.appId],
+      );
       if (!rows.length) throw notFound(`App ${params.appId} is not known to this service.`);
     } else if (kind === 'rank') {
       const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM accounts WHERE account_id = $1', [params.accountId]);
