@@ -69,6 +69,7 @@ describe('watches', () => {
   let friend: number;
   let session: string;
   let key: string;
+  let staffKey: string;
   let secret: string;
   let ownStream: SseConnection;
   let strangerStream: SseConnection;
@@ -76,8 +77,8 @@ describe('watches', () => {
   const call = (operation: string, token: string, body: object = {}) =>
     ctx.http().post(`/v1/${operation}`).set('Authorization', `Bearer ${token}`).send(body);
   const update = async (accountId: number) => {
-    await call('account.queueUpdate', key, { id: { accountId }, force: true }).expect(204);
-    await ctx.waitForCompletion(accountId, key, 20_000);
+    await call('account.queueUpdate', staffKey, { id: { accountId }, force: true }).expect(204);
+    await ctx.waitForCompletion(accountId, staffKey, 20_000);
   };
   const watchRow = async (watchId: string) =>
     (await ctx.dataSource.query('SELECT fired_at, fired, last_value FROM account_watches WHERE watch_id = $1', [watchId]))[0];
@@ -139,6 +140,9 @@ describe('watches', () => {
     expect(owner).toBeDefined();
     session = (await ctx.session(owner)).sessionToken;
     key = await ctx.apiKey(owner);
+    // Updates again within the cooldown (`force`) are a staff key's: account 1's (never the owner, found from 2 up).
+    staffKey = await ctx.apiKey(1);
+    await ctx.dataSource.query(`INSERT INTO account_roles (account_id, role) VALUES (1, 'staff')`);
     const keyId = `key_${key.split('_')[1]}`;
     const webhook = await call('account.createWebhook', session, { keyId, url: receiver.url, events: ['watch.fired'] }).expect(200);
     secret = webhook.body.secret;
