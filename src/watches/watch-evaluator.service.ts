@@ -15,7 +15,7 @@ import { PriceTicks } from '../pricing/price-ticks';
 import { AccountRankReader } from '../ranks/account-rank-reader.service';
 import { AccountWatchEntity } from './entities/account-watch.entity';
 import { WATCH_COLUMNS, WatchDelivery } from './watch-delivery';
-import { friendTarget, priceTarget, rankMet, rankTarget } from './watch-targets';
+import { ANY_FRIEND_PREFIX, friendTarget, priceTarget, rankMet, rankTarget } from './watch-targets';
 
 /** Facts handled at once per channel; more wait in the subscription's buffer. */
 const PARALLEL_FACTS = 4;
@@ -132,14 +132,25 @@ export class WatchEvaluator implements OnApplicationBootstrap, BeforeApplication
       [ids.slice(0, 1000)],
     );
     for (const craft of crafts) {
+      const fired = `fired_at = now(),
+          fired = jsonb_build_object('friendAccountId', $2::int, 'badgeId', $3::text, 'appId', $4::int, 'level', $5::int)`;
+      const ofApp = `(w.params->>'appId' IS NULL OR (w.params->>'appId')::int = $4)`;
+      const parameters = [friendTarget(craft.accountId), craft.accountId, publicBadgeId(craft.badgeId), craft.appId, craft.level];
+      // Watches of this friend, whose owner still lists them as a friend.
       await this.fire(
-        `UPDATE account_watches w SET fired_at = now(),
-                fired = jsonb_build_object('friendAccountId', $2::int, 'badgeId', $3::text, 'appId', $4::int, 'level', $5::int)
-          WHERE w.target = $1 AND w.fired_at IS NULL
-            AND (w.params->>'appId' IS NULL OR (w.params->>'appId')::int = $4)
+        `UPDATE account_watches w SET ${fired}
+          WHERE w.target = $1 AND w.fired_at IS NULL AND ${ofApp}
             AND EXISTS (SELECT 1 FROM account_friends f WHERE f.account_id = w.account_id AND f.friend_account_id = $2)
          RETURNING ${WATCH_COLUMNS}`,
-        [friendTarget(craft.accountId), craft.accountId, publicBadgeId(craft.badgeId), craft.appId, craft.level],
+        parameters,
+      );
+      // Watches of any friend: the owners listing the crafter (ix_account_friends_friend), then each one's waiting watches.
+      await this.fire(
+        `UPDATE account_watches w SET ${fired}
+          WHERE w.target IN (SELECT $6 || f.account_id FROM account_friends f WHERE f.friend_account_id = $2)
+            AND w.fired_at IS NULL AND ${ofApp}
+         RETURNING ${WATCH_COLUMNS}`,
+        [...parameters, ANY_FRIEND_PREFIX],
       );
     }
   }

@@ -8,7 +8,8 @@
  * - `setPrice`: an app's normal or foil set price at or below a value (`price:<app>:<normal|foil>`);
  * - `rank`: an account's global rank on a column board crossing a value, either way (`rank:<account>`; the rank at
  *   creation, then at each evaluation, is kept in `last_value`, so only a crossing fires);
- * - `friendBadge`: a friend of the owner crafting a badge level, of one app or any (`friend:<account>`).
+ * - `friendBadge`: a friend of the owner crafting a badge level, of one app or any: one friend (`friend:<account>`),
+ *   or any friend (`friends:<owner>`, found from the crafter through `ix_account_friends_friend`).
  *
  * A watch fires once: `fired_at` and `fired` (what was seen) are set by one conditional UPDATE in the worker
  * (`WatchEvaluator`, watches-worker.module.ts), which listens to the pricing, account and activity channels; each

@@ -7,7 +7,7 @@ import { AccountRankReader } from '../ranks/account-rank-reader.service';
 import { V1AccountCreateWatchRequest, Watch, WATCHES_PER_ACCOUNT } from './dto/watches.dto';
 import { AccountWatchEntity, WatchParams } from './entities/account-watch.entity';
 import { toWatch } from './mappers/watch.mapper';
-import { friendTarget, priceTarget, rankTarget } from './watch-targets';
+import { anyFriendTarget, friendTarget, priceTarget, rankTarget } from './watch-targets';
 
 /** Key class of the transaction-scoped advisory lock taken per account while a watch is added (`pg_advisory_xact_lock`). */
 const WATCH_LOCKS = 0x57430001;
@@ -16,7 +16,7 @@ const WATCH_LOCKS = 0x57430001;
 const REQUIRED: Record<AccountWatchEntity['kind'], (keyof V1AccountCreateWatchRequest)[]> = {
   setPrice: ['appId', 'atOrBelowCents'],
   rank: ['accountId', 'leaderboard', 'rank'],
-  friendBadge: ['accountId'],
+  friendBadge: [],
 };
 const ALLOWED: Record<AccountWatchEntity['kind'], (keyof V1AccountCreateWatchRequest)[]> = {
   setPrice: ['appId', 'atOrBelowCents', 'foil'],
@@ -40,7 +40,9 @@ export class WatchesService {
         ? priceTarget(params.appId!, params.foil!)
         : body.kind === 'rank'
           ? rankTarget(params.accountId!)
-          : friendTarget(params.accountId!);
+          : params.accountId === undefined
+            ? anyFriendTarget(ownerId)
+            : friendTarget(params.accountId);
     await this.checkTarget(ownerId, body.kind, params);
     // A rank watch fires on a crossing: the rank now is where it starts from.
     const lastValue = body.kind === 'rank' ? await this.globalRank(params.accountId!, params.leaderboard!) : null;
@@ -102,7 +104,10 @@ export class WatchesService {
       case 'rank':
         return { accountId: body.accountId, leaderboard: body.leaderboard, rank: body.rank, direction: body.direction ?? 'reaches' };
       case 'friendBadge':
-        return body.appId === undefined ? { accountId: body.accountId } : { accountId: body.accountId, appId: body.appId };
+        return {
+          ...(body.accountId !== undefined && { accountId: body.accountId }),
+          ...(body.appId !== undefined && { appId: body.appId }),
+        };
     }
   }
 
@@ -118,7 +123,7 @@ export class WatchesService {
     } else if (kind === 'rank') {
       const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM accounts WHERE account_id = $1', [params.accountId]);
       if (!rows.length) throw notFound(`Account ${params.accountId} is not tracked by this service (queue an update first).`);
-    } else {
+    } else if (params.accountId !== undefined) {
       const rows: unknown[] = await this.dataSource.query(
         'SELECT 1 FROM account_friends WHERE account_id = $1 AND friend_account_id = $2',
         [ownerId, params.accountId],

@@ -279,6 +279,12 @@ describe('watches', () => {
 
   it('should fire a friend badge watch once, when the friend’s update finds a badge level crafted', async () => {
     const watch = (await call('account.createWatch', session, { kind: 'friendBadge', accountId: friend }).expect(200)).body.watch;
+    const anyFriend = (await call('account.createWatch', session, { kind: 'friendBadge' }).expect(200)).body.watch;
+    expect(anyFriend).toMatchObject({ kind: 'friendBadge', accountId: null, appId: null, firedAt: null });
+    // Of an app none of the friend's crafts is of: never fires.
+    const otherApp = (
+      await call('account.createWatch', session, { kind: 'friendBadge', accountId: friend, appId: 2_000_000_000 }).expect(200)
+    ).body.watch;
     const [latest] = await ctx.dataSource.query(`SELECT coalesce(max(id), 0) AS id FROM activity_events WHERE account_id = $1`, [friend]);
     ctx.clock.advance(DAYS_90);
     await update(friend);
@@ -296,9 +302,12 @@ describe('watches', () => {
       appId: crafts[0].app_id,
       level: crafts[0].level,
     });
+    expect(await expectFiredOnce(anyFriend.watchId)).toEqual(fired);
     ctx.clock.advance(DAYS_90);
     await update(friend);
     await expectStillOnce(watch.watchId);
+    await expectStillOnce(anyFriend.watchId);
+    expect((await watchRow(otherApp.watchId)).fired_at).toBeNull();
     // Someone else's stream of the owner saw none of the owner's watches.
     expect(strangerStream.events.filter((e) => e.event === 'watch-fired')).toEqual([]);
     expect(strangerStream.events.some((e) => e.event === 'heartbeat')).toBe(true);

@@ -12,11 +12,11 @@ const KIND_DESCRIPTION =
   '`setPrice`: the set price of an app’s cards (normal or foil, `appId`, `foil`) at or below `atOrBelowCents`, checked ' +
   'each time the pricing job stores a changed price. `rank`: the global rank of `accountId` on `leaderboard` crossing ' +
   '`rank` (`reaches`: becomes `rank` or better; `leaves`: becomes worse than `rank` or unranked), checked when that ' +
-  'account’s update completes. `friendBadge`: the friend `accountId` of the caller crafts a badge level (of `appId` ' +
-  'only, if given), seen when the friend’s update completes.';
+  'account’s update completes. `friendBadge`: a friend of the caller (the friend `accountId` only, if given) crafts a ' +
+  'badge level (of `appId` only, if given), seen when the friend’s update completes.';
 
 export class V1AccountCreateWatchRequest {
-  @ApiProperty({ enum: [...WATCH_KINDS], example: 'setPrice', description: KIND_DESCRIPTION }) kind: WatchKind;
+  @ApiProperty({ enum: [...WATCH_KINDS], example: 'friendBadge', description: KIND_DESCRIPTION }) kind: WatchKind;
 
   @ApiPropertyOptional({
     type: 'integer',
@@ -47,7 +47,8 @@ export class V1AccountCreateWatchRequest {
     minimum: 1,
     maximum: INT32_MAX,
     example: 1,
-    description: '`rank`: the account whose rank is watched (required). `friendBadge`: the caller’s friend (required).',
+    description:
+      '`rank`: the account whose rank is watched (required). `friendBadge`: only this friend of the caller (optional; any friend without it).',
   })
   accountId?: number;
 
