@@ -155,13 +155,13 @@ describe('watches', () => {
     // The owner's update reads its friends and cards (and the pricing job prices their sets); the friend's first is its baseline.
     await update(owner);
     await update(friend);
-  });
+  }, 120_000);
   afterAll(async () => {
     ownStream?.close();
     strangerStream?.close();
     await ctx.close();
     await receiver.close();
-  });
+  }, 60_000);
 
   it('should validate a watch by its kind, keep it to its owner and to sessions', async () => {
     const refused = await call('account.createWatch', session, { kind: 'setPrice', appId: 10, leaderboard: 'xp' }).expect(422);
@@ -243,7 +243,7 @@ describe('watches', () => {
     await expectStillOnce(any.watchId);
     expect((await watchRow(never.watchId)).fired_at).toBeNull();
     expect(receiver.firedFor(never.watchId)).toEqual([]);
-  });
+  }, 120_000);
 
   it('should fire a rank watch once, when the account’s update makes its rank cross the value', async () => {
     const watched = [...Array(100).keys()].map((i) => i + 100).find((id) => !ctx.simulator.universe.isPrivate(id))!;
@@ -275,7 +275,7 @@ describe('watches', () => {
     await update(watched);
     await expectStillOnce(reaches.watchId);
     expect(receiver.firedFor(leaves.watchId)).toEqual([]);
-  });
+  }, 120_000);
 
   it('should fire a friend badge watch once, when the friend’s update finds a badge level crafted', async () => {
     const watch = (await call('account.createWatch', session, { kind: 'friendBadge', accountId: friend }).expect(200)).body.watch;
@@ -311,5 +311,5 @@ describe('watches', () => {
     // Someone else's stream of the owner saw none of the owner's watches.
     expect(strangerStream.events.filter((e) => e.event === 'watch-fired')).toEqual([]);
     expect(strangerStream.events.some((e) => e.event === 'heartbeat')).toBe(true);
-  });
+  }, 120_000);
 });
