@@ -147,10 +147,10 @@ export class WatchEvaluator implements OnApplicationBootstrap, BeforeApplication
       // Watches of any friend: the owners listing the crafter (ix_account_friends_friend), then each one's waiting watches.
       await this.fire(
         `UPDATE account_watches w SET ${fired}
-          WHERE w.target IN (SELECT $6 || f.account_id FROM account_friends f WHERE f.friend_account_id = $2)
+          WHERE w.target IN (SELECT $1::text || f.account_id::text FROM account_friends f WHERE f.friend_account_id = $2)
             AND w.fired_at IS NULL AND ${ofApp}
          RETURNING ${WATCH_COLUMNS}`,
-        [...parameters, ANY_FRIEND_PREFIX],
+        [ANY_FRIEND_PREFIX, ...parameters.slice(1)],
       );
     }
   }
