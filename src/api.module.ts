@@ -40,6 +40,7 @@ import { SignInModule } from './signin/signin.module';
 import { DeveloperAppsModule } from './developer-apps/developer-apps.module';
 import { EmailModule } from './email/email.module';
 import { PreferencesModule } from './preferences/preferences.module';
+import { WatchesModule } from './watches/watches.module';
 import { ConnectionsModule } from './connections/connections.module';
 import { StaffModule } from './staff/staff.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
@@ -80,6 +81,7 @@ export class ApiModule implements NestModule {
         DeveloperAppsModule,
         EmailModule,
         PreferencesModule,
+        WatchesModule,
         ConnectionsModule,
         StaffModule,
         MaintenanceModule,

@@ -7,6 +7,7 @@ import { ChangeFeedPruner } from './change-feed/change-feed-pruner';
 import { RefreshWorkerModule } from './refresh/refresh-worker.module';
 import { PricingWorkerModule } from './pricing/pricing-worker.module';
 import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
+import { WatchesWorkerModule } from './watches/watches-worker.module';
 import { ViewRollupModule } from './accounts/views/view-rollup.module';
 import { AnalyticsTrendsModule } from './analytics/trends/analytics-trends.module';
 
@@ -23,6 +24,7 @@ export class WorkerModule {
         RefreshWorkerModule,
         PricingWorkerModule,
         WebhooksWorkerModule,
+        WatchesWorkerModule,
         ViewRollupModule,
         AnalyticsTrendsModule,
       ],

@@ -7,7 +7,9 @@ import { LastEventId } from '../common/replay/last-event-id.decorator';
 import { AccountSubscribeQuery } from './dto/account-subscribe.dto';
 import { AccountStreamService } from './events/account-stream.service';
 import { KnownAccountGuard } from './events/known-account.guard';
-import { AccountUpdatedEvent, AccountUpdateProgressEvent, AccountViewTickEvent } from './dto/account-events.dto';
+import { AccountUpdatedEvent, AccountUpdateProgressEvent, AccountViewTickEvent, AccountWatchFiredEvent } from './dto/account-events.dto';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Principal } from '../common/auth/principal';
 
 @ApiTags('account')
 @Controller('v1')
@@ -37,12 +39,21 @@ export class AccountStreamController {
       },
       { name: 'account-update-progress', data: AccountUpdateProgressEvent, when: 'a step of an update run started or finished.' },
       { name: 'account-view-tick', data: AccountViewTickEvent, when: 'the profile was viewed.', example: { accountId: 1, totalDelta: 1 } },
+      {
+        name: 'watch-fired',
+        data: AccountWatchFiredEvent,
+        when: 'one of the account’s own watches fired (`account.createWatch`, an extension); only on streams opened with a credential of the account itself.',
+      },
     ],
   })
   // The query's schema is a component of the document too: the validation pipe checks the query against it.
   @ApiExtraModels(AccountSubscribeQuery)
   @UseGuards(KnownAccountGuard)
-  subscribe(@Query() query: AccountSubscribeQuery, @LastEventId() lastEventId: string | undefined): Promise<Observable<MessageEvent>> {
-    return this.streams.open(query.accountId, lastEventId);
+  subscribe(
+    @Query() query: AccountSubscribeQuery,
+    @LastEventId() lastEventId: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Observable<MessageEvent>> {
+    return this.streams.open(query.accountId, lastEventId, principal?.accountId);
   }
 }

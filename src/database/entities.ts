@@ -1,4 +1,5 @@
 import { ChangeFeedEntity } from '../change-feed/change-feed.entity';
+import { AccountWatchEntity } from '../watches/entities/account-watch.entity';
 import { ActivityEventEntity } from '../activity/entities/activity-event.entity';
 import { DonationEntity } from '../donations/entities/donation.entity';
 import { MaintenanceEventEntity } from '../site/entities/maintenance-event.entity';
@@ -99,4 +100,5 @@ export const ENTITIES = [
   ProfileViewBucketEntity,
   ChangeFeedEntity,
   AnalyticsDailyQuantilesEntity,
+  AccountWatchEntity,
 ];

@@ -30,8 +30,8 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
 
 /**
  * These name the caller's own image (`imageId`, from account.listImages), connection (`connectionId`, from
- * account.createConnection or account.getSettings) or session (`sessionId`, from account.getSettings): placeholders
- * to replace, so the examples test does not run them.
+ * account.createConnection or account.getSettings), session (`sessionId`, from account.getSettings) or watch
+ * (`watchId`, from account.createWatch): placeholders to replace, so the examples test does not run them.
  */
 const CONNECTION_ID = 'con_Q2hhbmdlTWVJbUFuRXhhbX';
 export const OWN_ITEM_EXAMPLES: Record<string, unknown> = {
@@ -41,6 +41,7 @@ export const OWN_ITEM_EXAMPLES: Record<string, unknown> = {
   'account.reconnectConnection': { connectionId: CONNECTION_ID, code: 'the code the provider redirected back with' },
   'account.deleteConnection': { connectionId: CONNECTION_ID },
   'account.deleteSession': { sessionId: 'ses_0123456789abcdef' },
+  'account.deleteWatch': { watchId: 'wch_0123456789abcdef' },
 };
 
 /**
@@ -104,6 +105,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'account.verifyEmail': { code: '123456' },
   'account.subscribeEmail': { subscribed: true },
   'account.bookmarkBadge': { badgeId: 'bdg_1', bookmark: true },
+  'account.createWatch': { kind: 'rank', accountId: EXAMPLE_ACCOUNT.accountId, leaderboard: 'xp', rank: 100, direction: 'reaches' },
   'kv.set': { namespace: 'ui', key: 'theme', value: '{"mode":"dark"}' },
   'kv.list': { namespace: 'ui' },
   'kv.delete': { namespace: 'ui', key: 'theme' },

@@ -9,8 +9,11 @@ import { APP_CONFIG } from '../config/config.module';
 import { WebhookEvent } from './webhook-events';
 import { WEBHOOK_DELIVERY_JOB, WEBHOOK_DELIVERY_QUEUE, WebhookDeliveryPayload, webhookDeliveryJobId } from './webhook-queue.constants';
 
-/** Who receives an event: the endpoints following an account, or every endpoint that asked for its type. */
-export type Audience = { followersOf: number } | 'all';
+/**
+ * Who receives an event: the endpoints following an account, the endpoints of one account's own developer apps
+ * (`watch.fired`: a user's watches go to their apps only), or every endpoint that asked for its type.
+ */
+export type Audience = { followersOf: number } | { ownedBy: number } | 'all';
 
 /** Pending deliveries re-queued at boot, at most (older ones wait for the next boot). */
 const RECOVERY_BATCH = 10_000;
@@ -46,15 +49,18 @@ export class WebhookDispatcher implements OnApplicationBootstrap {
     const [from, parameters] =
       audience === 'all'
         ? [`webhook_endpoints e`, [event.id, event.type, body]]
-        : [
-            `webhook_follows f JOIN webhook_endpoints e ON e.webhook_id = f.webhook_id AND f.account_id = $4`,
-            [event.id, event.type, body, audience.followersOf],
-          ];
+        : 'ownedBy' in audience
+          ? [`webhook_endpoints e`, [event.id, event.type, body, audience.ownedBy]]
+          : [
+              `webhook_follows f JOIN webhook_endpoints e ON e.webhook_id = f.webhook_id AND f.account_id = $4`,
+              [event.id, event.type, body, audience.followersOf],
+            ];
+    const owner = audience !== 'all' && 'ownedBy' in audience ? 'AND e.account_id = $4' : '';
     const rows: { id: string }[] = await this.dataSource.query(
       `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, body)
        SELECT e.webhook_id, $1, $2, $3 FROM ${from}
          JOIN api_keys k ON k.key_id = e.key_id AND k.revoked_at IS NULL
-        WHERE e.enabled AND $2 = ANY(e.events)
+        WHERE e.enabled AND $2 = ANY(e.events) ${owner}
        ON CONFLICT (webhook_id, event_id) DO NOTHING
        RETURNING delivery_id AS id`,
       parameters,

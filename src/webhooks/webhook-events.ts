@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** The events an endpoint may ask for, each from a fact the service already publishes on a Redis channel. */
-export const WEBHOOK_EVENT_TYPES = ['account.updated', 'activity.emitted', 'maintenance.changed'] as const;
+export const WEBHOOK_EVENT_TYPES = ['account.updated', 'activity.emitted', 'maintenance.changed', 'watch.fired'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** One event as sent: the body of every delivery is exactly this, as JSON. */

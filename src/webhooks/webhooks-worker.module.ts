@@ -36,5 +36,7 @@ import { WEBHOOK_DELIVERY_QUEUE } from './webhook-queue.constants';
     WebhookDeliveryProcessor,
     WebhookDeliveryPruner,
   ],
+  // Watches (src/watches) send their fired events through the same dispatcher.
+  exports: [WebhookDispatcher],
 })
 export class WebhooksWorkerModule {}

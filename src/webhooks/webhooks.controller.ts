@@ -30,7 +30,7 @@ export class WebhooksController {
     description:
       `Events are POSTed to the URL as JSON (\`{id, type, createdAt, data}\`), signed with HMAC-SHA256 over \`<timestamp>.<body>\` ` +
       '(`Webhook-Signature: v1=<hex>`, `Webhook-Timestamp`, `Webhook-Event-Id`): `account.updated` when an update of a followed ' +
-      'account completes, `activity.emitted` for each new activity event, `maintenance.changed` with the current broadcasts. ' +
+      'account completes, `activity.emitted` for each new activity event, `maintenance.changed` with the current broadcasts, `watch.fired` when one of the app owner’s own watches fires (account.createWatch). ' +
       'A delivery answered with anything but 2xx is retried with exponential backoff; the same event is never delivered twice ' +
       'to one endpoint after a success. An endpoint failing every attempt for a day is disabled (see `disabledReason`). ' +
       `The answer holds the signing secret, shown this once. At most \`WEBHOOK_MAX_PER_APP\` endpoints per app (10 by default; 409 past it). ${OWNER}`,

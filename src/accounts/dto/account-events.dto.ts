@@ -21,3 +21,18 @@ export class AccountViewTickEvent {
   @ApiProperty({ type: 'integer', format: 'int32', example: 1 }) accountId: number;
   @ApiProperty({ type: 'integer', format: 'int32', example: 1, description: 'Views to add to the total.' }) totalDelta: number;
 }
+
+/**
+ * `data:` of `watch-fired`: one of the account's own watches fired (src/watches). Sent only on streams opened with a
+ * credential of that account: the watches are its user's.
+ */
+export class AccountWatchFiredEvent {
+  @ApiProperty({ type: 'integer', format: 'int32', example: 1, description: 'The owner of the watch (the streamed account).' })
+  accountId: number;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The watch as `account.listWatches` shows it, with its `firedAt` and what was seen (`fired`).',
+  })
+  watch: Record<string, unknown>;
+}

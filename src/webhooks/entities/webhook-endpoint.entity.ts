@@ -19,7 +19,11 @@ export class WebhookEndpointEntity {
   @JoinColumn({ name: 'key_id' })
   key?: ApiKeyEntity;
 
-  /** The key's account, kept here so that every operation's ownership check is one primary-key read. */
+  /**
+   * The key's account, kept here so that every operation's ownership check is one primary-key read, and a user's
+   * `watch.fired` events find their endpoints with one index range.
+   */
+  @Index('ix_webhook_endpoints_account_id')
   @Column('integer')
   accountId: number;
 
@@ -29,7 +33,7 @@ export class WebhookEndpointEntity {
   @Column('text', { default: '' })
   description: string;
 
-  /** Event types sent to it (`account.updated`, `activity.emitted`, `maintenance.changed`). */
+  /** Event types sent to it (`account.updated`, `activity.emitted`, `maintenance.changed`, `watch.fired`). */
   @Column('text', { array: true })
   events: string[];
 
