@@ -3,10 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AccountLookupService } from '../account-records/account-lookup.service';
 import { forbidden, ProblemException } from '../common/problem/problem.exception';
-import { DEFAULT_XP_PER_LEVEL, PlanApp, planBadge, Quote, quoteKey, sortPlan } from './crafting-plan';
+import { CardQuoteBook } from './card-quote-book';
+import { DEFAULT_XP_PER_LEVEL, PlanApp, planBadge, sortPlan } from './crafting-plan';
 import {
   BADGE_TYPES,
-  CraftingBadgeType,
   PLAN_PAGE_SIZE,
   V1AccountGetCraftingPlanRequestBody,
   V1AccountGetCraftingPlanResponseBody,
@@ -56,15 +56,16 @@ interface AppRow {
  * and of the game badges it has, below their highest level (5 normal, 1 foil) — every card of the app's set
  * (`app_card_counts.card_names`, the platform's list; foil cards are the same names with " (Foil)") held, with its
  * copies, or missing; the levels the cards held make now; and what the missing cards cost, each at its own lowest
- * sell listing (`card_market_prices`, the pricing job's quotes), not at the set's average. Work is one account's rows:
- * three statements, each a range of the account's keys or key look-ups of its apps, whatever the population; the plan
- * is built, sorted and paged in memory (an account holds at most a few thousand apps). A private profile or
+ * sell listing (`card_market_prices`, the pricing job's quotes, held in process by CardQuoteBook), not at the set's
+ * average. Work is one account's rows: two statements, each a range of the account's keys or key look-ups of its
+ * apps, whatever the population; the plan is built, sorted and paged in memory (an account holds at most a few thousand apps). A private profile or
  * inventory is refused (403): the cards kept from before it turned private would plan from a stale inventory.
  */
 @Injectable()
 export class CraftingPlanService {
   constructor(
     private readonly lookup: AccountLookupService,
+    private readonly quoteBook: CardQuoteBook,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -80,30 +81,16 @@ export class CraftingPlanService {
 
     const rows: AppRow[] = await this.dataSource.query(APPS_SQL, [accountId]);
     const known = rows.filter((row) => row.card_names?.length);
-    const appIds = known.map((row) => row.app_id);
-    const [heldRows, quoteRows] = await Promise.all([
+    const [heldRows, quotes] = await Promise.all([
       this.dataSource.query(
         `SELECT market_hash_name, amount FROM inventory_items
           WHERE account_id = $1 AND app_id IS NOT NULL AND kind IN ('card', 'foil_card')`,
         [accountId],
       ) as Promise<{ market_hash_name: string; amount: number }[]>,
-      (appIds.length
-        ? this.dataSource.query(
-            `SELECT badge_type, market_hash_name, lowest_price, updated_at FROM card_market_prices WHERE app_id = ANY($1::int[])`,
-            [appIds],
-          )
-        : Promise.resolve([])) as Promise<
-        { badge_type: CraftingBadgeType; market_hash_name: string; lowest_price: number | null; updated_at: Date }[]
-      >,
+      this.quoteBook.current(),
     ]);
     const held = new Map<string, number>();
     for (const row of heldRows) held.set(row.market_hash_name, (held.get(row.market_hash_name) ?? 0) + row.amount);
-    const quotes = new Map<string, Quote>(
-      quoteRows.map((row) => [
-        quoteKey(row.badge_type, row.market_hash_name),
-        { lowestPrice: row.lowest_price, updatedAt: row.updated_at },
-      ]),
-    );
 
     const all: V1CraftingBadge[] = [];
     for (const row of known) {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountRecordsModule } from '../account-records/account-records.module';
+import { CardQuoteBook } from './card-quote-book';
 import { CraftingPlanService } from './crafting-plan.service';
 import { CraftingController } from './crafting.controller';
 
@@ -7,6 +8,6 @@ import { CraftingController } from './crafting.controller';
 @Module({
   imports: [AccountRecordsModule],
   controllers: [CraftingController],
-  providers: [CraftingPlanService],
+  providers: [CraftingPlanService, CardQuoteBook],
 })
 export class CraftingModule {}
