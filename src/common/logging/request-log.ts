@@ -49,6 +49,9 @@ export function requestLogParams(metrics: ServiceMetrics): Params {
     };
   };
   return {
+    // As the API module's own middleware is mounted (`'*'`): nestjs-pino's default (`{ path: '*', method: ALL }`) is
+    // mounted as a route of every method, which RouteMethods reads as "every method allowed" (no 405 then).
+    forRoutes: ['*'],
     pinoHttp: {
       logger: rootLogger,
       genReqId: (req, res) => {
