@@ -5,7 +5,7 @@ import { numberFlag, textFlag } from './harness';
 import { sideBySide, Tree } from './side-by-side.bench';
 
 /**
- * `npm run bench:handwritten -- [--variants pino-http,express-adapter] [--accounts 100000 --database bench_scale_100000]
+ * `npm run bench:handwritten -- [--variants express-adapter,dataloader-batches] [--accounts 100000 --database bench_scale_100000]
  *   [--only getInfo,xp top 10,rank 50000 (GET /health always runs)] [side-by-side's flags: --rounds --requests --seconds …]`
  *
  * docs/architecture.md "Hand-written, and why": each hand-written part on a request path against the library it

@@ -93,7 +93,7 @@ export function setLogSink(sink: Write | null): void {
 
 /**
  * nestjs-pino's settings for Nest's own logger (nestLogger): the shared instance. Requests are named and logged by
- * RequestLogMiddleware, not by nestjs-pino's middleware (pino-http; see there why).
+ * nestjs-pino's middleware (pino-http), set up in the API's module (request-log.ts).
  */
 const NEST_LOGGER_PARAMS: Params = { pinoHttp: { logger: rootLogger } };
 

@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * The id of the request being served, carried across its awaits (RequestLogMiddleware runs the rest of the request
- * inside `requestContext`). Every log line written meanwhile carries it (pino.ts's mixin), and a problem answer
- * quotes it. Only the id is kept: a logger bound to it per request (what pino-http builds) cost more than its lines.
+ * The id of the request being served (pino-http's), carried across its awaits (RequestContextMiddleware, request-log.ts,
+ * runs the rest of the request inside `requestContext`). Every log line written meanwhile carries it (pino.ts's mixin),
+ * also lines of loggers that never saw the request (JsonLogger), and a problem answer quotes it.
  */
 export const requestContext = new AsyncLocalStorage<string>();
 
