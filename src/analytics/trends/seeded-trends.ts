@@ -19,7 +19,7 @@ import { SqlQuery, TREND_RETENTION_DAYS } from './trend-snapshots';
  */
 
 /** Counter names in `account_updates.after` (TRACKED_COUNTERS) of the metrics whose columns the runs record. */
-const RUN_COUNTERS: Record<string, string> = {
+export const RUN_COUNTERS: Record<string, string> = {
   level: 'level',
   xp: 'xp',
   badges: 'badges',
