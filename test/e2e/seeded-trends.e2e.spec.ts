@@ -20,7 +20,7 @@ describe('seed: trend snapshots of the seeded days', () => {
     ctx = await startPipeline('seeded_trends', { accounts: ACCOUNTS });
     await seedPopulation(ctx.config, { accounts: ACCOUNTS, seed: 7, threads: 0 });
     key = await ctx.apiKey(1);
-  }, 120_000);
+  }, 300_000);
   afterAll(() => ctx.close());
 
   /** Day `day`'s rows as writeTrendSnapshot's statement gives them over the accounts as of that day's end. */
@@ -78,7 +78,7 @@ describe('seed: trend snapshots of the seeded days', () => {
       `SELECT count FROM analytics_daily_quantiles WHERE metric = 'xp' AND scope_key = 'g' ORDER BY day`,
     );
     expect(counts[0].count).toBeLessThan(counts.at(-1)!.count);
-  });
+  }, 120_000);
 
   it('should serve 7, 30 and 90 days of points right after the seed', async () => {
     for (const [window, days] of [
