@@ -21,7 +21,7 @@ describe('seed: trend snapshots of the seeded days', () => {
     await seedPopulation(ctx.config, { accounts: ACCOUNTS, seed: 7, threads: 0 });
     key = await ctx.apiKey(1);
   }, 300_000);
-  afterAll(() => ctx.close());
+  afterAll(() => ctx.close(), 120_000);
 
   /** Day `day`'s rows as writeTrendSnapshot's statement gives them over the accounts as of that day's end. */
   async function recomputed(day: string) {
