@@ -93,7 +93,7 @@ export class AnalyticsService {
     if (isCatalogueDomain(domain)) {
       const snapshot = await this.catalogue(domain, scope);
       const values = snapshot.scope(this.catalogueMetric(domain, metricId, 'metric').id);
-      return this.inequalities.get(snapshot, `${domain}/${metricId}`, () =>
+      return this.inequalities.get(snapshot, `catalogue:${domain}/${metricId}`, () =>
         inequalityOf(values.scored, (visit) => values.forEachScore(visit)),
       );
     }
@@ -123,7 +123,7 @@ export class AnalyticsService {
     if (isCatalogueDomain(domain)) {
       const [x, y] = [this.catalogueMetric(domain, xId, 'x'), this.catalogueMetric(domain, yId, 'y')];
       const snapshot = await this.catalogue(domain, scope);
-      const table = await this.bivariates.pairedTable(snapshot, `${domain}/${x.id}/${y.id}`, () => snapshot.pairs(x.id, y.id));
+      const table = await this.bivariates.pairedTable(snapshot, `catalogue:${domain}/${x.id}/${y.id}`, () => snapshot.pairs(x.id, y.id));
       return { buckets: table.map((bucket) => ({ x_bucket: bucket.lower, count: bucket.count, y_value: bucket[agg] })) };
     }
     const [x, y] = [this.metric(xId, 'x'), this.metric(yId, 'y')];
