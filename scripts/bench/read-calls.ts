@@ -115,6 +115,25 @@ export function readCalls(accounts: number, { city, badgeAppId, plannable }: Fix
         analytics('getTrend', { metric: 'xp', window: '90d' }),
       ];
     }),
+    // The catalogue domains (src/analytics/catalogue-domains): their heaviest reads, the Lorenz curve and the bivariate
+    // table over every badge definition (the larger catalogue), from values reloaded at most every 10 s per process.
+    post('analytics.getInequality (badges: holders)', '/v1/analytics.getInequality', () => ({
+      domain: 'badges',
+      metric: 'holders',
+      scope: 'global',
+    })),
+    post('analytics.getBivariate (badges: scarcity × holders, median)', '/v1/analytics.getBivariate', () => ({
+      domain: 'badges',
+      x: 'scarcity',
+      y: 'holders',
+      agg: 'median',
+      scope: 'global',
+    })),
+    post('analytics.getDistribution (apps: owners)', '/v1/analytics.getDistribution', () => ({
+      domain: 'apps',
+      metric: 'owners',
+      scope: 'global',
+    })),
     post('analytics.getMetricByScope (xp, country, median)', '/v1/analytics.getMetricByScope', () => ({
       domain: 'accounts',
       metric: 'xp',

@@ -4,12 +4,13 @@
  *
  * One domain, `accounts`: every column the rank replica holds (src/ranks/replica), which is what makes every answer an
  * index look-up in memory, plus level, friends and account age, small bounded integers kept as value → count
- * histograms per scope (histograms/). Badge and app domains are not served: their boards are built on demand
- * (LazyBoards) and dropped under a budget, so no copy of every one is at hand.
+ * histograms per scope (histograms/). Two catalogue domains, `badges` and `apps`, whose population is the badge
+ * definitions or the apps (catalogue-domains/: the values of the catalogue tables the update writer maintains).
  */
 import { SCOPE_LEVELS, ScopeLevel } from '../ranks/rank-scopes';
+import { CATALOGUE_DOMAINS, CATALOGUE_METRIC_IDS } from './catalogue-domains/catalogue-metrics';
 
-export const ANALYTICS_DOMAINS = ['accounts'] as const;
+export const ANALYTICS_DOMAINS = ['accounts', ...CATALOGUE_DOMAINS] as const;
 export type AnalyticsDomain = (typeof ANALYTICS_DOMAINS)[number];
 
 export interface MetricDefinition {
@@ -44,7 +45,10 @@ export const ACCOUNT_METRICS: readonly MetricDefinition[] = [
   { id: 'xp', column: 'xp', kind: 'points' },
 ];
 
-export const ANALYTICS_METRIC_IDS = ACCOUNT_METRICS.map((metric) => metric.id);
+/** Every metric id of every domain (the OpenAPI enum; which domain has which: analytics.listMetrics). */
+export const ANALYTICS_METRIC_IDS = [...new Set([...ACCOUNT_METRICS.map((metric) => metric.id), ...CATALOGUE_METRIC_IDS])];
+/** The account metrics' ids (getMyPercentiles answers one percentile per account metric). */
+export const ACCOUNT_METRIC_IDS = ACCOUNT_METRICS.map((metric) => metric.id);
 
 export const ANALYTICS_SCOPES = SCOPE_LEVELS;
 export type AnalyticsScope = ScopeLevel;

@@ -18,6 +18,8 @@ import {
 import { Inequality, inequalityOf, inequalityOfRuns, logBinEdges, percentileDisc } from './population-math';
 import { PairAxis, PopulationHistograms, utcDay } from './histograms/population-histograms.service';
 import { ScopeCache } from './scope-cache';
+import { CATALOGUE_METRICS, CatalogueDomain, CatalogueMetric, isCatalogueDomain } from './catalogue-domains/catalogue-metrics';
+import { CatalogueSnapshot, CatalogueValues } from './catalogue-domains/catalogue-values.service';
 import { TrendReader } from './trends/trend-reader.service';
 
 /** How often a whole-scope answer (Lorenz curve, bivariate table) is computed again while the boards change. */
@@ -32,6 +34,31 @@ const EMPTY_SCOPE: ReplicaScope = {
   countAtLeast: () => 0,
   forEachScore: () => undefined,
 };
+
+/** Log-spaced bins with exact counts and the exact summary of a set of values (accounts of a scope, or a catalogue's rows). */
+function distributionOf(values: ReplicaScope): AnalyticsDistribution {
+  const max = values.scored ? values.scoreAt(0) : 0;
+  const edges = logBinEdges(max);
+  const bins = [];
+  for (let b = 0; b + 1 < edges.length && values.population > 0; b++) {
+    const [lower, upper] = [edges[b], edges[b + 1]];
+    const atLeastLower = lower === 0 ? values.population : values.countAtLeast(lower);
+    bins.push({ count: atLeastLower - values.countAtLeast(upper), x_lower: lower, x_upper: upper });
+  }
+  const n = values.population;
+  return {
+    bins,
+    summary: {
+      count: n,
+      max,
+      mean: n ? values.sum / n : 0,
+      min: n === 0 ? 0 : values.scored < n ? 0 : values.scoreAt(values.scored - 1),
+      p50: percentileDisc(values, 0.5),
+      p90: percentileDisc(values, 0.9),
+      p99: percentileDisc(values, 0.99),
+    },
+  };
+}
 
 const loading = () => serviceUnavailable('Population statistics are loading; try again shortly.', 5);
 
@@ -52,36 +79,24 @@ export class AnalyticsService {
     private readonly bivariates: BivariateTables,
     private readonly trends: TrendReader,
     private readonly histograms: PopulationHistograms,
+    private readonly catalogueValues: CatalogueValues,
   ) {}
 
-  async distribution(metricId: string, scope: string, value: string | undefined): Promise<AnalyticsDistribution> {
+  async distribution(domain: string, metricId: string, scope: string, value: string | undefined): Promise<AnalyticsDistribution> {
+    if (isCatalogueDomain(domain)) return distributionOf(await this.catalogueScope(domain, metricId, 'metric', scope));
     const metric = this.metric(metricId, 'metric');
     const key = await this.scopes.keyOf(scope, value);
-    const values = this.scopeOf(this.replica(), metric, key);
-    const max = values.scored ? values.scoreAt(0) : 0;
-    const edges = logBinEdges(max);
-    const bins = [];
-    for (let b = 0; b + 1 < edges.length && values.population > 0; b++) {
-      const [lower, upper] = [edges[b], edges[b + 1]];
-      const atLeastLower = lower === 0 ? values.population : values.countAtLeast(lower);
-      bins.push({ count: atLeastLower - values.countAtLeast(upper), x_lower: lower, x_upper: upper });
-    }
-    const n = values.population;
-    return {
-      bins,
-      summary: {
-        count: n,
-        max,
-        mean: n ? values.sum / n : 0,
-        min: n === 0 ? 0 : values.scored < n ? 0 : values.scoreAt(values.scored - 1),
-        p50: percentileDisc(values, 0.5),
-        p90: percentileDisc(values, 0.9),
-        p99: percentileDisc(values, 0.99),
-      },
-    };
+    return distributionOf(this.scopeOf(this.replica(), metric, key));
   }
 
-  async inequality(metricId: string, scope: string, value: string | undefined): Promise<AnalyticsInequality> {
+  async inequality(domain: string, metricId: string, scope: string, value: string | undefined): Promise<AnalyticsInequality> {
+    if (isCatalogueDomain(domain)) {
+      const snapshot = await this.catalogue(domain, scope);
+      const values = snapshot.scope(this.catalogueMetric(domain, metricId, 'metric').id);
+      return this.inequalities.get(snapshot, `catalogue:${domain}/${metricId}`, () =>
+        inequalityOf(values.scored, (visit) => values.forEachScore(visit)),
+      );
+    }
     const metric = this.metric(metricId, 'metric');
     const key = await this.scopes.keyOf(scope, value);
     const replica = this.replica();
@@ -97,7 +112,20 @@ export class AnalyticsService {
     );
   }
 
-  async bivariate(xId: string, yId: string, agg: Aggregation, scope: string, value: string | undefined): Promise<AnalyticsBivariate> {
+  async bivariate(
+    domain: string,
+    xId: string,
+    yId: string,
+    agg: Aggregation,
+    scope: string,
+    value: string | undefined,
+  ): Promise<AnalyticsBivariate> {
+    if (isCatalogueDomain(domain)) {
+      const [x, y] = [this.catalogueMetric(domain, xId, 'x'), this.catalogueMetric(domain, yId, 'y')];
+      const snapshot = await this.catalogue(domain, scope);
+      const table = await this.bivariates.pairedTable(snapshot, `catalogue:${domain}/${x.id}/${y.id}`, () => snapshot.pairs(x.id, y.id));
+      return { buckets: table.map((bucket) => ({ x_bucket: bucket.lower, count: bucket.count, y_value: bucket[agg] })) };
+    }
     const [x, y] = [this.metric(xId, 'x'), this.metric(yId, 'y')];
     const key = await this.scopes.keyOf(scope, value);
     const replica = this.replica();
@@ -114,7 +142,13 @@ export class AnalyticsService {
     return { buckets: table.map((bucket) => ({ x_bucket: bucket.lower, count: bucket.count, y_value: bucket[agg] })) };
   }
 
-  async metricByScope(metricId: string, dimension: 'country' | 'region', agg: Aggregation): Promise<AnalyticsMetricByScope> {
+  async metricByScope(
+    domain: string,
+    metricId: string,
+    dimension: 'country' | 'region',
+    agg: Aggregation,
+  ): Promise<AnalyticsMetricByScope> {
+    this.accountsOnly(domain, 'getMetricByScope groups accounts by where they live');
     const metric = this.metric(metricId, 'metric');
     const replica = this.replica();
     const prefix = dimension === 'country' ? 'c:' : 'r:';
@@ -132,7 +166,8 @@ export class AnalyticsService {
     return { buckets: buckets.sort((a, b) => (a.countryName ?? a.region ?? '').localeCompare(b.countryName ?? b.region ?? '')) };
   }
 
-  async myPercentiles(accountId: number, scope: string, value: string | undefined): Promise<AnalyticsMyPercentiles> {
+  async myPercentiles(domain: string, accountId: number, scope: string, value: string | undefined): Promise<AnalyticsMyPercentiles> {
+    this.accountsOnly(domain, "getMyPercentiles ranks the caller's own account");
     const key = await this.scopes.keyOf(scope, value);
     const replica = this.replica();
     const scores = replica.scoresIn(accountId, key);
@@ -154,10 +189,41 @@ export class AnalyticsService {
     return { count: population, percentiles };
   }
 
-  async trend(metricId: string, scope: string, value: string | undefined, window: string): Promise<AnalyticsTrend> {
+  async trend(domain: string, metricId: string, scope: string, value: string | undefined, window: string): Promise<AnalyticsTrend> {
+    this.accountsOnly(domain, 'daily trends are kept for the account metrics');
     const metric = this.metric(metricId, 'metric');
     const key = await this.scopes.keyOf(scope, value);
     return { points: await this.trends.points(metric.id, key, window) };
+  }
+
+  /** A catalogue domain's values; its only scope is global (badges and apps have no location). */
+  private async catalogue(domain: CatalogueDomain, scope: string): Promise<CatalogueSnapshot> {
+    if (scope !== 'global')
+      throw unprocessable(`The ${domain} domain is served for the global scope only: ${domain} have no location.`, [
+        { location: 'body.scope', message: 'global only in this domain', value: scope },
+      ]);
+    return this.catalogueValues.snapshot(domain);
+  }
+
+  private async catalogueScope(domain: CatalogueDomain, metricId: string, field: string, scope: string): Promise<ReplicaScope> {
+    const metric = this.catalogueMetric(domain, metricId, field);
+    return (await this.catalogue(domain, scope)).scope(metric.id);
+  }
+
+  private catalogueMetric(domain: CatalogueDomain, id: string, field: string): CatalogueMetric {
+    const metric = CATALOGUE_METRICS[domain].find((candidate) => candidate.id === id);
+    if (!metric)
+      throw unprocessable(`No metric "${id}" in the ${domain} domain.`, [
+        { location: `body.${field}`, message: 'unknown metric', value: id },
+      ]);
+    return metric;
+  }
+
+  private accountsOnly(domain: string, why: string): void {
+    if (domain !== 'accounts')
+      throw unprocessable(`Only the accounts domain is served here: ${why}.`, [
+        { location: 'body.domain', message: 'accounts only', value: domain },
+      ]);
   }
 
   private replica(): RankReplica {

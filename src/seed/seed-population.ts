@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { prepareDatabase } from '../database/prepare-database';
 import { rebuildInTwoProcesses } from './rebuild-processes';
 import { dayOf, writeTrendSnapshot } from '../analytics/trends/trend-snapshots';
+import { writeSeededTrends } from '../analytics/trends/seeded-trends';
 import { FirstCraft, SeedParameters } from './account-history';
 import { CopyLoad, restoreStructures, secondaryStructures, dropStructures } from './bulk-load';
 import { CatalogueObservations } from './catalogue-observations';
@@ -142,11 +143,16 @@ export async function seedPopulation(config: AppConfig, options: SeedOptions): P
       timings[phaseName] = seconds(phase);
       return result;
     };
-    // The seeded day's trend snapshot (analytics.getTrend) beside them: a read of the accounts just loaded.
-    const trendSnapshot = writeTrendSnapshot(
-      (sql, parameters) => admin.query(sql, parameters).then((result) => result.rows),
-      dayOf(parameters.nowMs),
-    );
+    // The trend snapshots (analytics.getTrend) beside them: the seeded day's, a read of the accounts just loaded, then
+    // each day before it that the seeded runs cover (analytics/trends/seeded-trends.ts).
+    const trendQuery = (sql: string, values: unknown[]) => admin.query(sql, values).then((result) => result.rows);
+    const trendSnapshot = (async () => {
+      const today = await writeTrendSnapshot(trendQuery, dayOf(parameters.nowMs));
+      const trendStarted = Date.now();
+      const before = await writeSeededTrends(trendQuery, dayOf(parameters.nowMs));
+      log(`trend snapshots of the seeded days before ${dayOf(parameters.nowMs)}: ${before} rows in ${seconds(trendStarted)} s`);
+      return today + before;
+    })();
     const [viewsDone, derivedDone, trendDone] = await Promise.allSettled([
       timed(seedProfileViews(config, options.seed, options.accounts, parameters.nowMs), 'views'),
       timed(rebuildInTwoProcesses(config), 'derived'),
@@ -155,7 +161,7 @@ export async function seedPopulation(config: AppConfig, options: SeedOptions): P
     if (viewsDone.status === 'rejected') throw viewsDone.reason;
     if (derivedDone.status === 'rejected') throw derivedDone.reason;
     if (trendDone.status === 'rejected') throw trendDone.reason;
-    log(`trend snapshot of ${dayOf(parameters.nowMs)} written (${trendDone.value} rows)`);
+    log(`trend snapshots written (${trendDone.value} rows)`);
     const [views, derived] = [viewsDone.value, derivedDone.value];
     // After the rebuild, which rewrites `app_card_counts.classes` (the prices write its other columns).
     const prices = await seedMarketPrices(admin, universe, new Date(parameters.nowMs));

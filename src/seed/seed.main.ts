@@ -10,6 +10,11 @@
  * badge and app catalogue, 1–8 update
  * runs per account (`account_updates` with before/after counters over the last 120 days, most within the last
  * 30), the activity those runs revealed, profile views in Redis (REDIS_PREFIX), then rebuilds derived state.
+ * Trend snapshots (analytics.getTrend, `analytics_daily_quantiles`): the seeded day's from the accounts as stored,
+ * and one for each earlier day the runs cover (up to 120 days back), by this rule: day d holds the accounts with a
+ * completed run on or before d, each at the counters of its latest such run (metrics no run records — awards, points,
+ * donations — at their stored value; account age aged on d; region and country as stored). Computed from one read of
+ * the runs, O(runs · log runs) per metric (analytics/trends/seeded-trends.ts), not a percentile query per day.
  * Serve later updates with a simulator of the same seed and size (SIMULATOR_SEED / SIMULATOR_ACCOUNTS = N);
  * an update of a seeded account then changes only what moved in the simulator since its last seeded run.
  * Last, the market prices of every card set of the seeded catalogue at "now" (seed-prices.ts): each card's quote

@@ -357,7 +357,8 @@ describe('analytics (population statistics)', () => {
 
   it('should list every domain, metric and scope, and refuse unknown ids and scope values', async () => {
     const listed = await post('analytics.listMetrics', {}).expect(200);
-    expect(listed.body.domains.map((d: { id: string }) => d.id)).toEqual(['accounts']);
+    // The catalogue domains (badges, apps) follow: test/e2e/analytics-catalogue.e2e.spec.ts.
+    expect(listed.body.domains.map((d: { id: string }) => d.id)).toEqual(['accounts', 'badges', 'apps']);
     expect(listed.body.domains[0].metrics.map((m: { id: string }) => m.id)).toEqual(ACCOUNT_METRICS.map((m) => m.id));
     expect(listed.body.domains[0].scopes.map((s: { id: string }) => s.id)).toEqual(['global', 'region', 'country', 'state', 'city']);
     expect(listed.body.domains[0].scopes[2].value_type).toContain('ISO');

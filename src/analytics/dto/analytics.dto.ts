@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ANALYTICS_DOMAINS, ANALYTICS_METRIC_IDS, ANALYTICS_SCOPES } from '../analytics-catalogue';
+import { ACCOUNT_METRIC_IDS, ANALYTICS_DOMAINS, ANALYTICS_METRIC_IDS, ANALYTICS_SCOPES } from '../analytics-catalogue';
 
 export const AGGREGATIONS = ['avg', 'median', 'count'] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
@@ -7,14 +7,21 @@ export const DIMENSIONS = ['country', 'region'] as const;
 export const TREND_WINDOWS = ['7d', '30d', '90d'] as const;
 
 const domain = () =>
-  ApiProperty({ enum: ANALYTICS_DOMAINS, example: 'accounts', description: 'Analytics domain ID. See analytics.listMetrics.' });
-const metric = (description = 'Metric ID within the domain.') => ApiProperty({ enum: ANALYTICS_METRIC_IDS, example: 'xp', description });
+  ApiProperty({
+    enum: ANALYTICS_DOMAINS,
+    example: 'accounts',
+    description:
+      'Analytics domain ID: accounts, or the catalogue domains badges and apps (one value per badge definition or app; global scope ' +
+      'only). See analytics.listMetrics.',
+  });
+const metric = (description = 'Metric ID within the domain (see analytics.listMetrics for which domain has which).') =>
+  ApiProperty({ enum: ANALYTICS_METRIC_IDS, example: 'xp', description });
 const scope = () =>
   ApiProperty({
     enum: ANALYTICS_SCOPES,
     // The global scope: the one a body without scope_value may name.
     example: 'global',
-    description: 'Scope ID within the domain (global, region, country, state, city).',
+    description: 'Scope ID within the domain (accounts: global, region, country, state, city; badges and apps: global).',
   });
 const scopeValue = () =>
   ApiPropertyOptional({
@@ -152,7 +159,7 @@ export class AnalyticsMetricByScope {
 }
 
 export class AnalyticsPercentile {
-  @ApiProperty({ enum: ANALYTICS_METRIC_IDS, example: 'xp' }) metric: string;
+  @ApiProperty({ enum: ACCOUNT_METRIC_IDS, example: 'xp' }) metric: string;
   @num("Share of the scope's accounts (0–100) whose value is at most the caller's (cume_dist × 100).", 87.5) percentile: number;
   @num("The caller's value.", 1234) value: number;
 }
@@ -177,12 +184,13 @@ export class AnalyticsTrend {
 }
 
 export class AnalyticsMetricEntry {
-  @ApiProperty({ example: 'xp' }) column: string;
+  @ApiProperty({ example: 'xp', description: 'The column holding it (catalogue domains: `table.column`).' }) column: string;
   @ApiProperty({ enum: ANALYTICS_METRIC_IDS, example: 'xp' }) id: string;
   @ApiProperty({
     example: 'points',
     description:
-      'What the values count: count, minutes, points, amount, level or days (account age: whole UTC days since the account was created on the platform).',
+      'What the values count: count, minutes, points, amount, level or days (account age: whole UTC days since the account was created ' +
+      "on the platform; a badge's completion ages: whole UTC days since its first or latest completion by a tracked holder).",
   })
   kind: string;
 }
