@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { Principal } from '../common/auth/principal';
+import { JsonLogger } from '../common/logging/json-logger';
+import { unprocessable } from '../common/problem/problem.exception';
+import { AccountLeaderboardService } from '../leaderboards/account-leaderboard.service';
+import { BoardPageService } from '../leaderboards/board-page.service';
+import { RankedEntry, RankReader } from '../ranks/rank-reader.service';
+import { LeaderboardExportRequestBody } from './dto/exports.dto';
+import { ExportLimits } from './export-limits';
+import { ExportWriter } from './export-writer';
+
+/** Positions per batch: one ZREVRANGE (O(log N + batch)) and one statement of the batch's cards by primary key. */
+export const EXPORT_BATCH = 1000;
+
+/** The CSV columns of a board's rows: `leaderboard.getAccountLeaderboard`'s row, field by field (objects as JSON text). */
+export const LEADERBOARD_EXPORT_COLUMNS = [
+  'rank',
+  'steamId',
+  'name',
+  'avatar',
+  'animatedAvatar',
+  'avatarFrame',
+  'background',
+  'miniBackground',
+  'privacy',
+  'apps',
+  'badges',
+  'foilBadges',
+  'normalBadges',
+  'friends',
+  'level',
+  'xp',
+  'playtime',
+  'awardsGiven',
+  'awardsReceived',
+  'pointsGiven',
+  'pointsReceived',
+  'donated',
+  'bans',
+  'gameBans',
+  'vacBans',
+  'steamSetsScore',
+  'appCost',
+  'foilBadgeCost',
+  'normalBadgeCost',
+  'economyBan',
+  'createdAt',
+  'steamSetsVanity',
+  'steamVanity',
+  'images',
+  'roles',
+  'city',
+  'region',
+  'state',
+  'country',
+  'appPlaytime',
+  'badgeInfo',
+] as const;
+
+/**
+ * `leaderboard.export`: a range of positions of any board, walked batch by batch through the rank engine — the
+ * sorted set's part by position (ZREVRANGE), the accounts scoring 0 after it by account id (keyset on the primary key,
+ * so the walk never re-reads what it passed) — each batch's rows mapped as the board's windows map them
+ * (BoardPageService.rowsOf: same cards, same extras, hidden accounts left out) and written before the next is read.
+ * A board that moves during the export is read as it stands when each batch is read.
+ */
+@Injectable()
+export class LeaderboardExportService {
+  private readonly logger = new JsonLogger('LeaderboardExport');
+
+  constructor(
+    private readonly boards: AccountLeaderboardService,
+    private readonly pages: BoardPageService,
+    private readonly ranks: RankReader,
+    private readonly limits: ExportLimits,
+  ) {}
+
+  async export(request: LeaderboardExportRequestBody, principal: Principal, res: Response): Promise<void> {
+    const start = Math.max(1, request.start ?? 1);
+    if (request.end !== undefined && request.end !== null && request.end < start)
+      throw unprocessable('`end` must not be before `start`.', [{ location: 'body.end', message: 'end < start', value: request.end }]);
+    await this.limits.admit(principal, res);
+    const resolved = await this.boards.resolve(request);
+    const board = resolved.board;
+    const end = Math.min(request.end ?? board.population, board.population);
+    const writer = new ExportWriter(res, request.format ?? 'ndjson', LEADERBOARD_EXPORT_COLUMNS);
+    writer.start(`leaderboard-${request.leaderboard}`);
+    try {
+      let position = start;
+      let lastZero: number | null = null;
+      while (position <= end && !writer.aborted) {
+        const to = Math.min(end, position + EXPORT_BATCH - 1);
+        let entries: RankedEntry[];
+        if (position <= board.scored) {
+          entries = await this.ranks.window(board, position, Math.min(to, board.scored));
+        } else {
+          const limit = to - position + 1;
+          // The first batch of the zero tail finds its place by offset (once), the next ones after the last id read.
+          const ids: number[] =
+            lastZero === null
+              ? await this.ranks.zeroTail(board, position - board.scored - 1, limit)
+              : await this.ranks.zeroTailAfter(board, lastZero, limit);
+          entries = ids.map((accountId) => ({ accountId, score: 0, rank: 0 }));
+          if (ids.length) lastZero = ids[ids.length - 1];
+        }
+        // The board shrank under the export (a rebuild, accounts removed): it ends where the board does.
+        if (!entries.length) break;
+        const { rows } = await this.pages.rowsOf(entries, principal.accountId, resolved.extras);
+        await writer.write(rows.filter((row) => row !== null));
+        position += entries.length;
+      }
+      writer.end();
+    } catch (error) {
+      // The headers are gone: the client learns of the failure from a response cut short, never a clean end.
+      this.logger.error({ msg: 'leaderboard export failed', error: String(error), rows: writer.rows });
+      writer.end(error);
+    }
+  }
+}
