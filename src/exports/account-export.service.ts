@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
@@ -7,14 +7,13 @@ import { AccountProfileService } from '../accounts/account-profile.service';
 import { appBadgeText, HOLDING_INFO_TEXT } from '../apps/mappers/app-badge-text';
 import { BadgeCatalogService } from '../badges/badge-catalog.service';
 import { Principal } from '../common/auth/principal';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { JsonLogger } from '../common/logging/json-logger';
 import { unprocessable } from '../common/problem/problem.exception';
 import { ACCOUNT_EXPORT_SECTIONS, AccountExportRequestBody, AccountExportSection } from './dto/exports.dto';
 import { ExportLimits } from './export-limits';
 import { ExportWriter } from './export-writer';
-
-/** Rows per batch of a listing section: one statement on a range of the account's primary-key rows. */
-const SECTION_BATCH = 500;
 
 /** A badge as `account.listBadges` writes it (the badge, its statistics and the account's holding), as JSON text. */
 const BADGE_ITEM_TEXT = appBadgeText(HOLDING_INFO_TEXT);
@@ -33,6 +32,7 @@ type SectionWriter = (accountId: number, emit: (rows: object[]) => Promise<void>
 @Injectable()
 export class AccountExportService {
   private readonly logger = new JsonLogger('AccountExport');
+  private readonly batch: number;
   private readonly sections: Record<AccountExportSection, SectionWriter> = {
     profile: (accountId, emit) => this.profile(accountId, emit),
     badges: (accountId, emit, aborted) => this.badges(accountId, emit, aborted),
@@ -45,7 +45,11 @@ export class AccountExportService {
     private readonly catalog: BadgeCatalogService,
     private readonly limits: ExportLimits,
     @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    // Rows per batch of a listing section (EXPORTS_BATCH, at most 500 here: an account holds a few thousand rows at most).
+    this.batch = Math.min(config.exports.batch, 500);
+  }
 
   async export(request: AccountExportRequestBody, principal: Principal, res: Response): Promise<void> {
     const format = request.format ?? 'ndjson';
@@ -66,6 +70,7 @@ export class AccountExportService {
         const emit = (rows: object[]) => writer.write(format === 'csv' ? rows : rows.map((data) => ({ section, data })));
         await this.sections[section](accountId, emit, () => writer.aborted);
       }
+      this.limits.ended(writer.aborted);
       writer.end();
     } catch (error) {
       this.logger.error({ msg: 'account export failed', accountId, error: String(error), rows: writer.rows });
@@ -83,15 +88,15 @@ export class AccountExportService {
     let after = -1;
     while (!aborted()) {
       const found = await this.catalog.holdingsAsText<{ last: number | null }>(
-        `SELECT ab.* FROM account_badges ab WHERE ab.account_id = $1 AND ab.badge_id > $2 ORDER BY ab.badge_id LIMIT ${SECTION_BATCH}`,
+        `SELECT ab.* FROM account_badges ab WHERE ab.account_id = $1 AND ab.badge_id > $2 ORDER BY ab.badge_id LIMIT $3`,
         BADGE_ITEM_TEXT,
         'max(ab.badge_id) AS last',
         'ab.badge_id',
-        [accountId, after],
+        [accountId, after, this.batch],
       );
       const rows = JSON.parse(found.text) as object[];
       await emit(rows);
-      if (rows.length < SECTION_BATCH || found.last === null) return;
+      if (rows.length < this.batch || found.last === null) return;
       after = found.last;
     }
   }
@@ -104,11 +109,11 @@ export class AccountExportService {
         `SELECT aa.app_id, a.name, a.icon, aa.playtime, COALESCE(m.set_price, 0) AS price
            FROM account_apps aa JOIN apps a ON a.app_id = aa.app_id
            LEFT JOIN app_market_prices m ON m.app_id = aa.app_id AND m.badge_type = 'normal'
-          WHERE aa.account_id = $1 AND aa.app_id > $2 ORDER BY aa.app_id LIMIT ${SECTION_BATCH}`,
-        [accountId, after],
+          WHERE aa.account_id = $1 AND aa.app_id > $2 ORDER BY aa.app_id LIMIT $3`,
+        [accountId, after, this.batch],
       );
       await emit(rows.map((row) => ({ id: row.app_id, name: row.name, image: row.icon, playtime: row.playtime, price: row.price })));
-      if (rows.length < SECTION_BATCH) return;
+      if (rows.length < this.batch) return;
       after = rows[rows.length - 1].app_id;
     }
   }

@@ -22,6 +22,7 @@ const BUSY_RETRY_SECONDS = 10;
 export class ExportLimits {
   private readonly running = new Map<number, number>();
   private open = 0;
+  private readonly endings = { completed: 0, aborted: 0 };
   private readonly rule: ThrottleRule;
 
   constructor(
@@ -65,8 +66,13 @@ export class ExportLimits {
       );
   }
 
-  /** Exports running in this process, for tests and diagnostics. */
-  state(): { open: number } {
-    return { open: this.open };
+  /** Counts how an export ended: written to its end, or stopped because its client left. */
+  ended(aborted: boolean): void {
+    this.endings[aborted ? 'aborted' : 'completed']++;
+  }
+
+  /** Exports running in this process and how the ended ones ended, for tests and diagnostics. */
+  state(): { open: number; completed: number; aborted: number } {
+    return { open: this.open, ...this.endings };
   }
 }

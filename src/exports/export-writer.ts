@@ -4,10 +4,7 @@ import { once } from 'node:events';
 export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const CONTENT_TYPES: Record<ExportFormat, string> = {
-  ndjson: 'application/x-ndjson; charset=utf-8',
-  csv: 'text/csv; charset=utf-8',
-};
+export const MEDIA_TYPES: Record<ExportFormat, string> = { ndjson: 'application/x-ndjson', csv: 'text/csv' };
 
 /** A CSV cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) starts with `'` (OWASP's CSV injection advice). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -54,7 +51,7 @@ export class ExportWriter {
   /** Sends the status and headers (once, before the first batch: a problem found earlier is still a problem document). */
   start(fileName: string): void {
     this.res.status(200);
-    this.res.setHeader('Content-Type', CONTENT_TYPES[this.format]);
+    this.res.setHeader('Content-Type', `${MEDIA_TYPES[this.format]}; charset=utf-8`);
     this.res.setHeader('Content-Disposition', `attachment; filename="${fileName}.${this.format}"`);
     this.res.setHeader('Cache-Control', 'no-store');
     // Proxies that buffer (nginx) would hold the whole export: the point is that nobody does.

@@ -10,8 +10,8 @@ import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { V1AccountLeaderboardAccount } from '../leaderboards/dto/account-leaderboard.dto';
 import { AccountExportService } from './account-export.service';
 import { ACCOUNT_EXPORT_SECTIONS, AccountExportRequestBody, LeaderboardExportRequestBody } from './dto/exports.dto';
-import { CONTENT_TYPES } from './export-writer';
-import { EXPORT_BATCH, LEADERBOARD_EXPORT_COLUMNS, LeaderboardExportService } from './leaderboard-export.service';
+import { MEDIA_TYPES } from './export-writer';
+import { LEADERBOARD_EXPORT_COLUMNS, LeaderboardExportService } from './leaderboard-export.service';
 
 const STREAMED =
   'Streamed as it is read, a batch at a time, at the pace the client reads (memory stays bounded whatever the size); ' +
@@ -46,7 +46,7 @@ export class ExportsController {
       `that order; CSV: one section’s table. ${STREAMED}`,
     auth: 'any',
     content: {
-      [CONTENT_TYPES.ndjson]: ndjson(
+      [MEDIA_TYPES.ndjson]: ndjson(
         {
           type: 'object',
           required: ['section', 'data'],
@@ -63,7 +63,7 @@ export class ExportsController {
         },
         '{"section":"apps","data":{"id":730,"name":"Counter-Strike 2","image":"8dbc71957312bbd3baea65848b545be9eae2a355","playtime":5120,"price":0}}\n',
       ),
-      [CONTENT_TYPES.csv]: csv('id,name,image,playtime,price\r\n730,Counter-Strike 2,8dbc71957312bbd3baea65848b545be9eae2a355,5120,0\r\n'),
+      [MEDIA_TYPES.csv]: csv('id,name,image,playtime,price\r\n730,Counter-Strike 2,8dbc71957312bbd3baea65848b545be9eae2a355,5120,0\r\n'),
     },
     extraModels: [V1AccountGetInfoResponseBody, V1AppBadge, V1AccountApp],
     errors: [400, 401, 404, 422, 500],
@@ -84,15 +84,15 @@ export class ExportsController {
       'An extension of this service, not in the wire reference. Any board `leaderboard.getAccountLeaderboard` reads ' +
       '(`leaderboard`, `app`, `badge`, `location` as there), positions `start`…`end` (default: the whole board), each row ' +
       'as that operation’s `accounts` item; accounts that chose to be hidden are left out (their positions stay taken). ' +
-      `Read ${EXPORT_BATCH} positions at a time from the rank engine; a board that moves during the export is read as it ` +
-      `stands at each batch. CSV columns: ${LEADERBOARD_EXPORT_COLUMNS.join(', ')}. ${STREAMED}`,
+      'Read `EXPORTS_BATCH` positions at a time (default 1000) from the rank engine; a board that moves during the export ' +
+      `is read as it stands at each batch. CSV columns: ${LEADERBOARD_EXPORT_COLUMNS.join(', ')}. ${STREAMED}`,
     auth: 'any',
     content: {
-      [CONTENT_TYPES.ndjson]: ndjson(
+      [MEDIA_TYPES.ndjson]: ndjson(
         { $ref: getSchemaPath(V1AccountLeaderboardAccount) },
         '{"steamId":"76561197960265729","name":"Ada","level":42,"xp":12345,"rank":1,"appPlaytime":null}\n',
       ),
-      [CONTENT_TYPES.csv]: csv(`${LEADERBOARD_EXPORT_COLUMNS.join(',')}\r\n`),
+      [MEDIA_TYPES.csv]: csv(`${LEADERBOARD_EXPORT_COLUMNS.join(',')}\r\n`),
     },
     extraModels: [V1AccountLeaderboardAccount],
     errors: [400, 401, 404, 422, 500],

@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Principal } from '../common/auth/principal';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { JsonLogger } from '../common/logging/json-logger';
 import { unprocessable } from '../common/problem/problem.exception';
 import { AccountLeaderboardService } from '../leaderboards/account-leaderboard.service';
@@ -9,9 +11,6 @@ import { RankedEntry, RankReader } from '../ranks/rank-reader.service';
 import { LeaderboardExportRequestBody } from './dto/exports.dto';
 import { ExportLimits } from './export-limits';
 import { ExportWriter } from './export-writer';
-
-/** Positions per batch: one ZREVRANGE (O(log N + batch)) and one statement of the batch's cards by primary key. */
-export const EXPORT_BATCH = 1000;
 
 /** The CSV columns of a board's rows: `leaderboard.getAccountLeaderboard`'s row, field by field (objects as JSON text). */
 export const LEADERBOARD_EXPORT_COLUMNS = [
@@ -74,6 +73,7 @@ export class LeaderboardExportService {
     private readonly pages: BoardPageService,
     private readonly ranks: RankReader,
     private readonly limits: ExportLimits,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async export(request: LeaderboardExportRequestBody, principal: Principal, res: Response): Promise<void> {
@@ -87,10 +87,12 @@ export class LeaderboardExportService {
     const writer = new ExportWriter(res, request.format ?? 'ndjson', LEADERBOARD_EXPORT_COLUMNS);
     writer.start(`leaderboard-${request.leaderboard}`);
     try {
+      // Positions per batch (EXPORTS_BATCH): one ZREVRANGE (O(log N + batch)) and one statement of the batch's cards.
+      const batch = this.config.exports.batch;
       let position = start;
       let lastZero: number | null = null;
       while (position <= end && !writer.aborted) {
-        const to = Math.min(end, position + EXPORT_BATCH - 1);
+        const to = Math.min(end, position + batch - 1);
         let entries: RankedEntry[];
         if (position <= board.scored) {
           entries = await this.ranks.window(board, position, Math.min(to, board.scored));
@@ -110,6 +112,7 @@ export class LeaderboardExportService {
         await writer.write(rows.filter((row) => row !== null));
         position += entries.length;
       }
+      this.limits.ended(writer.aborted);
       writer.end();
     } catch (error) {
       // The headers are gone: the client learns of the failure from a response cut short, never a clean end.
