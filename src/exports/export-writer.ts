@@ -80,6 +80,13 @@ export class ExportWriter {
     if (!this.res.write(chunk)) await this.drained();
   }
 
+  /** Writes text already in the format (NDJSON lines written from stored JSON texts), `rows` rows of it. */
+  async writeText(chunk: string, rows: number): Promise<void> {
+    if (!chunk || this.closed) return;
+    this.rows += rows;
+    if (!this.res.write(chunk)) await this.drained();
+  }
+
   /** Ends the response, or (the client gone, or a failure after the headers) destroys it: never half a success. */
   end(error?: unknown): void {
     if (this.closed) return;

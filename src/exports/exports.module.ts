@@ -10,6 +10,7 @@
  */
 import { Module } from '@nestjs/common';
 import { AccountRecordsModule } from '../account-records/account-records.module';
+import { LeaderboardAccountsModule } from '../account-records/cards/leaderboard-accounts.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthModule } from '../auth/auth.module';
 import { BadgesModule } from '../badges/badges.module';
@@ -21,7 +22,7 @@ import { ExportsController } from './exports.controller';
 import { LeaderboardExportService } from './leaderboard-export.service';
 
 @Module({
-  imports: [AuthModule, AccountRecordsModule, AccountsModule, BadgesModule, LeaderboardsModule, RanksModule],
+  imports: [AuthModule, AccountRecordsModule, LeaderboardAccountsModule, AccountsModule, BadgesModule, LeaderboardsModule, RanksModule],
   controllers: [ExportsController],
   providers: [AccountExportService, LeaderboardExportService, ExportLimits],
 })
