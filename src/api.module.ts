@@ -12,6 +12,7 @@ import { SiteModule } from './site/site.module';
 import { ItemsModule } from './items/items.module';
 import { QueueModule } from './common/queue/queue.module';
 import { LeaderboardsModule } from './leaderboards/leaderboards.module';
+import { ExportsModule } from './exports/exports.module';
 import { GroupsModule } from './groups/groups.module';
 import { SimulatorHostService } from './platform/simulator-host.service';
 import { AuthModule } from './auth/auth.module';
@@ -75,6 +76,7 @@ export class ApiModule implements NestModule {
         SiteModule,
         DonationsModule,
         LeaderboardsModule,
+        ExportsModule,
         GroupsModule,
         StatsModule,
         RefreshModule,

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { join, resolve as resolvePath } from 'node:path';
 import { Client } from 'pg';
 import { withHugePageMalloc } from '../../src/common/lifecycle/huge-pages';
+import { dropDatabase } from '../../src/database/ensure-database';
 import { textFlag } from './harness';
 import { connections, once } from './load';
 
@@ -205,4 +206,29 @@ export async function cancelLeftovers(databaseUrl: string): Promise<void> {
   } finally {
     await db.end().catch(() => undefined);
   }
+}
+
+/** Seeds the database (`bench_scale_<N>` or --database) unless it already holds N updated accounts; returns how long seeding took (0 if reused). */
+export async function ensureSeeded(env: NodeJS.ProcessEnv, databaseUrl: string, accounts: number, seed: number): Promise<number> {
+  const admin = new Client({ connectionString: databaseUrl.replace(/\/[^/]+$/, '/postgres') });
+  await admin.connect();
+  const name = databaseUrl.split('/').pop()!;
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
+  await admin.end();
+  if (exists) {
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    const seeded = await db
+      .query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE updated_at IS NOT NULL')
+      .then((r) => r.rows[0].n)
+      .catch(() => -1);
+    await db.end();
+    if (seeded === accounts) return 0;
+    process.stdout.write(`${name} holds ${seeded} seeded accounts, not ${accounts}: seeding it again\n`);
+    await dropDatabase(databaseUrl);
+  }
+  const started = Date.now();
+  const out = await run('src/seed/seed.main.ts', ['--accounts', String(accounts), '--seed', String(seed)], env);
+  process.stdout.write(out);
+  return (Date.now() - started) / 1000;
 }

@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
-import { Client } from 'pg';
-import { dropDatabase } from '../../src/database/ensure-database';
-import { buildDist, cancelLeftovers, freePort, readApiEnv, run, settled, startApi, stopApi } from './api-process';
+import { buildDist, cancelLeftovers, ensureSeeded, freePort, readApiEnv, run, settled, startApi, stopApi } from './api-process';
 import { hostConditions, numberFlag, report, textFlag } from './harness';
 import { CONCURRENCY, Call, Measured, Sample, THROUGHPUT_FACTOR, connections, measure, resultRow, sample, summarize } from './load';
 import { CpuPerAnswer, metered, perAnswer, runIn } from './metering';
@@ -38,31 +36,6 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
  */
 /** Rounds of an operation alternating with rounds of `GET /health` (its adjacent baseline). */
 const INTERLEAVED_ROUNDS = 8;
-
-/** Seeds `bench_scale_<N>` unless it already holds N updated accounts; returns how long seeding took (0 if reused). */
-async function ensureSeeded(env: NodeJS.ProcessEnv, databaseUrl: string, accounts: number, seed: number): Promise<number> {
-  const admin = new Client({ connectionString: databaseUrl.replace(/\/[^/]+$/, '/postgres') });
-  await admin.connect();
-  const name = databaseUrl.split('/').pop()!;
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
-  await admin.end();
-  if (exists) {
-    const db = new Client({ connectionString: databaseUrl });
-    await db.connect();
-    const seeded = await db
-      .query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE updated_at IS NOT NULL')
-      .then((r) => r.rows[0].n)
-      .catch(() => -1);
-    await db.end();
-    if (seeded === accounts) return 0;
-    process.stdout.write(`${name} holds ${seeded} seeded accounts, not ${accounts}: seeding it again\n`);
-    await dropDatabase(databaseUrl);
-  }
-  const started = Date.now();
-  const out = await run('src/seed/seed.main.ts', ['--accounts', String(accounts), '--seed', String(seed)], env);
-  process.stdout.write(out);
-  return (Date.now() - started) / 1000;
-}
 
 /**
  * `call` and `GET /health` in alternating rounds (`rounds` of each, `total` requests of each in all, each on its own

@@ -72,6 +72,6 @@ import { MarketPricesModule } from '../pricing/market-prices.module';
     AccountEventsService,
     AccountStreamService,
   ],
-  exports: [TypeOrmModule, AccountAdminService, FriendGraphService, FriendGraphCache, AccountViewsService],
+  exports: [TypeOrmModule, AccountAdminService, AccountProfileService, FriendGraphService, FriendGraphCache, AccountViewsService],
 })
 export class AccountsModule {}

@@ -87,6 +87,8 @@ export interface AppConfig {
   streamHeartbeatMs: number;
   /** Open event streams per account, per client address (anonymous ones) and per API process (src/auth/stream-limits). */
   streams: { perAccount: number; perAddress: number; maxOpen: number };
+  /** The exports (src/exports): starts per account per minute, open per account and per API process, rows per batch. */
+  exports: { perMinute: number; perAccount: number; maxOpen: number; batch: number };
   /** The monthly donation goal shown by donate.getGoal, in cents. */
   donationGoalCents: number;
   platform: {
@@ -372,6 +374,12 @@ export function loadConfig(env: Env): AppConfig {
       perAccount: int(env, 'STREAMS_PER_ACCOUNT', 20, 1, 100_000),
       perAddress: int(env, 'STREAMS_PER_ADDRESS', 8, 1, 100_000),
       maxOpen: int(env, 'STREAMS_MAX_OPEN', 5000, 1, 1_000_000),
+    },
+    exports: {
+      perMinute: int(env, 'EXPORTS_PER_MINUTE', 4, 1, 100_000),
+      perAccount: int(env, 'EXPORTS_PER_ACCOUNT', 1, 1, 1000),
+      maxOpen: int(env, 'EXPORTS_MAX_OPEN', 4, 1, 1000),
+      batch: int(env, 'EXPORTS_BATCH', 1000, 1, 10_000),
     },
     donationGoalCents: int(env, 'DONATION_GOAL_CENTS', 50_000, 0, 1_000_000_000),
     platform: {

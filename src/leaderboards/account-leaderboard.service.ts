@@ -8,13 +8,24 @@ import { LazyBoards } from '../ranks/lazy-boards.service';
 import { RankedEntry } from '../ranks/rank-reader.service';
 import { RankReader } from '../ranks/rank-reader.service';
 import { APP_BOARDS, COLUMN_BOARDS, DEFAULT_WINDOW, MAX_WINDOW } from '../ranks/account-boards';
-import { BoardPage, BoardPageService } from './board-page.service';
+import { BoardPage, BoardPageService, RowExtras } from './board-page.service';
+import { BoardScope } from '../ranks/rank-reader.service';
 import { idsForGenericPlan } from '../common/sql/generic-plan-ids';
 import {
   V1LeaderboardGetAccountLeaderboardRequestBody as Request,
   V1LeaderboardGetAccountLeaderboardResponseBody as Response,
   V1LeaderboardLocation,
 } from './dto/account-leaderboard.dto';
+
+/** A board named by a request: a column board (callers scoring 0 are on it) or a per-app / per-badge set. */
+export interface ResolvedBoard {
+  kind: 'column' | 'set';
+  board: BoardScope;
+  extras: RowExtras;
+  info: Pick<Response, 'app' | 'badgeInfo'>;
+}
+
+const NO_EXTRAS: RowExtras = async () => () => ({});
 
 /**
  * `leaderboard.getAccountLeaderboard`: a window of ranks (1-based, inclusive) plus the caller's own rank, globally
@@ -38,8 +49,21 @@ export class AccountLeaderboardService {
   }
 
   private async page(request: Request, start: number, end: number, caller: number): Promise<BoardPage & Partial<Response>> {
+    const resolved = await this.resolve(request);
+    const page =
+      resolved.kind === 'column'
+        ? await this.pages.columnPage(resolved.board, start, end, caller)
+        : await this.pages.setPage(resolved.board, start, end, caller, resolved.extras);
+    return { ...page, ...resolved.info };
+  }
+
+  /**
+   * The board a request names (404/422 when it names none), what its rows add (`appPlaytime`, `badgeInfo`) and what
+   * the answer says about it (`app`, `badgeInfo`). Shared with `leaderboard.export` (src/exports).
+   */
+  async resolve(request: Request): Promise<ResolvedBoard> {
     const column = COLUMN_BOARDS[request.leaderboard];
-    if (column) return this.pages.columnPage(await this.ranks.scope(column, request.location), start, end, caller);
+    if (column) return { kind: 'column', board: await this.ranks.scope(column, request.location), extras: NO_EXTRAS, info: {} };
     if (APP_BOARDS.includes(request.leaderboard)) {
       const appId = request.app?.appId;
       if (appId === undefined || appId === null)
@@ -47,23 +71,26 @@ export class AccountLeaderboardService {
       const [app]: { name: string; icon: string }[] = await this.dataSource.query('SELECT name, icon FROM apps WHERE app_id = $1', [appId]);
       if (!app) throw notFound(`App ${appId} is not known to this service.`);
       const board = await this.lazy.scope('app', appId, request.location);
-      const page = await this.pages.setPage(board, start, end, caller, async () => (entry) => ({ appPlaytime: entry.score }));
-      return { ...page, app: { id: appId, name: app.name, image: app.icon, type: 'game' } };
+      const extras: RowExtras = async () => (entry) => ({ appPlaytime: entry.score });
+      return { kind: 'set', board, extras, info: { app: { id: appId, name: app.name, image: app.icon, type: 'game' } } };
     }
     const badge = await this.badge(request);
     const kind = request.leaderboard === 'badge_completion_time' ? 'badge_completion_time' : 'badge_highest_level';
     const board = await this.lazy.scope(kind, badge.id, request.location);
-    const page = await this.pages.setPage(board, start, end, caller, (entries) => this.badgeInfo(badge.id, entries));
     return {
-      ...page,
-      badgeInfo: {
-        appId: badge.appId ?? 0,
-        appName: badge.appName,
-        appImage: badge.appIcon,
-        image: badge.image,
-        isFoil: badge.isFoil,
-        level: badge.highestLevel,
-        name: badgeName(badge),
+      kind: 'set',
+      board,
+      extras: (entries) => this.badgeInfo(badge.id, entries),
+      info: {
+        badgeInfo: {
+          appId: badge.appId ?? 0,
+          appName: badge.appName,
+          appImage: badge.appIcon,
+          image: badge.image,
+          isFoil: badge.isFoil,
+          level: badge.highestLevel,
+          name: badgeName(badge),
+        },
       },
     };
   }

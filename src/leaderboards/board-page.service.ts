@@ -63,6 +63,26 @@ export class BoardPageService {
   ): Promise<BoardPage> {
     const entries = await this.ranks.window(board, start, end);
     const own = entries.some((entry) => entry.accountId === callerAccountId) ? null : await caller();
+    const { rows, hiddenRanks, ownRow } = await this.rowsOf(entries, callerAccountId, extras, own);
+    return {
+      accounts: rows,
+      rankedOutOf: board.population,
+      ...(own ? { ownAccount: ownRow ?? undefined } : {}),
+      ...(hiddenRanks.length ? { hiddenRanks } : {}),
+    };
+  }
+
+  /**
+   * The rows of a window's entries (one load of their cards and of the board's extras): null for accounts that chose
+   * to be hidden (the caller always sees itself), their ranks in `hiddenRanks`; `own` is mapped beside them. Shared by
+   * the windows above and by `leaderboard.export`, which walks a board batch by batch (src/exports).
+   */
+  async rowsOf(
+    entries: RankedEntry[],
+    callerAccountId: number,
+    extras: RowExtras,
+    own: RankedEntry | null = null,
+  ): Promise<{ rows: (V1AccountLeaderboardAccount | null)[]; hiddenRanks: number[]; ownRow: V1AccountLeaderboardAccount | null }> {
     const all = [...entries, ...(own ? [own] : [])];
     const ids = all.map((entry) => entry.accountId);
     const [{ cards, hidden }, extra] = await Promise.all([this.accounts.withHidden(ids), extras(all)]);
@@ -72,12 +92,10 @@ export class BoardPageService {
       return card ? Object.assign({}, card, { rank: entry.rank, appPlaytime: null }, extra(entry)) : null;
     };
     const visible = (entry: RankedEntry) => entry.accountId === callerAccountId || !hidden.has(entry.accountId);
-    const hiddenRanks = entries.filter((entry) => !visible(entry)).map((entry) => entry.rank);
     return {
-      accounts: entries.map((entry) => (visible(entry) ? toRow(entry) : null)),
-      rankedOutOf: board.population,
-      ...(own ? { ownAccount: toRow(own) ?? undefined } : {}),
-      ...(hiddenRanks.length ? { hiddenRanks } : {}),
+      rows: entries.map((entry) => (visible(entry) ? toRow(entry) : null)),
+      hiddenRanks: entries.filter((entry) => !visible(entry)).map((entry) => entry.rank),
+      ownRow: own ? toRow(own) : null,
     };
   }
 

@@ -25,5 +25,6 @@ import { LeaderboardsController } from './leaderboards.controller';
     BucketLeadersService,
     ChangesService,
   ],
+  exports: [AccountLeaderboardService, BoardPageService],
 })
 export class LeaderboardsModule {}

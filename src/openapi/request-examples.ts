@@ -136,6 +136,8 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'leaderboard.getBucketLeaders': { leaderboard: 'xp', bucketSize: 10 },
   'leaderboard.getChanges': { leaderboard: 'xp', window: '7d', metric: 'score', direction: 'improvements', limit: 10 },
   'leaderboard.getLowestRanks': { leaderboard: 'xp' },
+  'leaderboard.export': { leaderboard: 'xp', start: 1, end: 1000, format: 'csv' },
+  'account.export': { ...account, sections: ['profile', 'badges', 'apps'], format: 'ndjson' },
   'leaderboard.previewAccountRank': { ...account, leaderboard: 'xp', value: 5000 },
   'search.getTrending': { source: 'account', window: '7d', limit: 10 },
   // With a user session or a frontend key (`api-key create --frontend`); other keys get 403.

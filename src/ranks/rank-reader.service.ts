@@ -263,6 +263,21 @@ export class RankReader {
     return rows.map((row) => row.account_id);
   }
 
+  /**
+   * The next `limit` accounts scoring 0 after `afterAccountId`, by account id: the zero tail read by keyset (a range of
+   * the primary key per call), for readers walking the whole tail (exports) where `zeroTail`'s OFFSET would grow.
+   */
+  async zeroTailAfter(board: BoardScope, afterAccountId: number, limit: number): Promise<number[]> {
+    const scope = board.sql(2);
+    const rows: { account_id: number }[] = await this.dataSource.query(
+      `SELECT a.account_id FROM accounts a
+        WHERE a.account_id > $1 AND a.updated_at IS NOT NULL AND a.${board.column} <= 0 AND ${scope.where}
+        ORDER BY a.account_id LIMIT $2`,
+      [afterAccountId, limit, ...scope.parameters],
+    );
+    return rows.map((row) => row.account_id);
+  }
+
   /** The code of a country known by its name (any case), or null. */
   async countryCode(name: string): Promise<string | null> {
     const version = await this.version();

@@ -141,6 +141,11 @@ const OPERATIONS: Record<string, Operation> = {
   'leaderboard.getGroupLeaderboard#deep': { body: () => ({ leaderboard: 'most_members', goToLeaderboardRank: 40 }) },
   'leaderboard.getChanges': { body: () => ({ leaderboard: 'xp', window: '7d', metric: 'score', direction: 'improvements' }) },
   'leaderboard.getLowestRanks': { body: () => ({ leaderboard: 'xp' }) },
+  // The exports walk in batches of EXPORTS_BATCH (small here, see beforeAll): the sorted set, then the zero tail by keyset.
+  'leaderboard.export': { body: () => ({ leaderboard: 'xp' }) },
+  'leaderboard.export#zeros': { body: () => ({ leaderboard: 'bans' }) },
+  'leaderboard.export#badge': { body: (f) => ({ leaderboard: 'badge_completion_time', badge: { id: f.badgeAppId, isFoil: false } }) },
+  'account.export': { body: (f) => id(f.other) },
   'leaderboard.listBadges': { body: () => ({}) },
   'leaderboard.previewAccountRank': { body: (f) => ({ leaderboard: 'xp', ...id(f.other) }) },
   'search.getTrending': { body: () => ({ source: 'badge', window: '7d' }) },
@@ -280,7 +285,11 @@ describe('request-path query plans', () => {
 
   beforeAll(async () => {
     // Cooldown 0: account.refreshInventory queues the caller's own, already refreshed, account.
-    ctx = await startPipeline('queryplans', { accounts: 60, env: { UPDATE_COOLDOWN_SECONDS: '0' } });
+    // Exports in batches of 4, so that a minimal export walks several (and the zero tail past its first by keyset).
+    ctx = await startPipeline('queryplans', {
+      accounts: 60,
+      env: { UPDATE_COOLDOWN_SECONDS: '0', EXPORTS_BATCH: '4', EXPORTS_PER_MINUTE: '100' },
+    });
     const caller = 2;
     key = await ctx.apiKey(caller);
     const issued = await ctx.session(caller);

@@ -61,6 +61,11 @@ export interface WireOperationOptions {
   bareResponse?: SchemaObject;
   /** DTO classes the bare response refers to by `$ref`. */
   extraModels?: Type<unknown>[];
+  /**
+   * A 200 answered in other media types than JSON (the exports: NDJSON, CSV), each with its schema and example; the
+   * handler writes the body itself.
+   */
+  content?: Record<string, { schema: SchemaObject; example?: unknown }>;
   /** Error statuses the wire reference lists for the operation. */
   errors: number[];
   /** The operation takes no body: anything but nothing or `{}` is a 422. */
@@ -85,10 +90,19 @@ const NO_STORE_POLICIES: ReadonlySet<AuthPolicy> = new Set<AuthPolicy>(['session
 export function WireOperation(options: WireOperationOptions) {
   const decorators = [
     options.method === 'GET' ? Get(options.operationId) : Post(options.operationId),
-    HttpCode(options.response || options.bareResponse ? 200 : 204),
+    HttpCode(options.response || options.bareResponse || options.content ? 200 : 204),
     ...contract(options, OPERATION_TRANSPORT_ERRORS),
   ];
-  if (options.bareResponse) {
+  if (options.content) {
+    decorators.push(
+      ApiExtraModels(...(options.extraModels ?? [])),
+      ApiProduces(...Object.keys(options.content)),
+      ApiOkResponse({
+        description: options.responseDescription ?? 'Success: the body in the media type asked for.',
+        content: options.content,
+      }),
+    );
+  } else if (options.bareResponse) {
     decorators.push(
       ApiExtraModels(...(options.extraModels ?? [])),
       ApiOkResponse({
