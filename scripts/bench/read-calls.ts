@@ -24,7 +24,8 @@ export interface Fixtures {
  * The operations, `GET /health` (the baseline) first. The friend path asks `pairs` random pairs (the issue's 200 by
  * default; more give steadier figures on a noisy host, the first 200 being the same pairs).
  */
-export function readCalls(accounts: number, { city, badgeAppId, plannable }: Fixtures, pairs = 200): Call[] {
+/** `session`: a user session of account 1, for the reads only a signed-in user may make (skipped without one). */
+export function readCalls(accounts: number, { city, badgeAppId, plannable }: Fixtures, pairs = 200, session?: string): Call[] {
   // The warm-up asks for other accounts than the measured requests (its indexes start at WARMUP_OFFSET), so what the
   // measured ones read is not in PostgreSQL's cache because the warm-up just read it.
   const random = ids(WARMUP_OFFSET + 50_000, accounts, 7);
@@ -140,6 +141,19 @@ export function readCalls(accounts: number, { city, badgeAppId, plannable }: Fix
       dimension: 'country',
       agg: 'median',
     })),
+    post('analytics.listMetrics', '/v1/analytics.listMetrics', () => ({})),
+    ...(session
+      ? [
+          post(
+            'analytics.getMyPercentiles (account 1, global)',
+            '/v1/analytics.getMyPercentiles',
+            () => ({ domain: 'accounts', scope: 'global' }),
+            {
+              token: session,
+            },
+          ),
+        ]
+      : []),
     post('account.getInfo', '/v1/account.getInfo', (i) => ({ id: { accountId: pick(i) } }), { throughputBar: true }),
     post(`account.findFriendPath (${pairs} pairs)`, '/v1/account.findFriendPath', pair, { total: pairs }),
     // The same pairs one at a time: a request's own latency, which 16 in flight on 2 cores hide behind queueing

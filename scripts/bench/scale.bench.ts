@@ -96,7 +96,8 @@ async function main(): Promise<void> {
     process.stdout.write(`reusing ${name}; derived state rebuilt in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   }
   const token = (await run('src/cli.ts', ['api-key', 'create', '--account', '1', '--name', 'bench-scale'], env)).trim().split('\n').pop()!;
-  const calls = readCalls(accounts, await fixtures(databaseUrl), numberFlag('pairs', 200));
+  const session = (await run('src/cli.ts', ['session', 'create', '--account', '1'], env)).trim().split('\n').pop()!;
+  const calls = readCalls(accounts, await fixtures(databaseUrl), numberFlag('pairs', 200), session);
   const selected = calls.filter((call, i) => i === 0 || !only || only.some((word) => call.name.includes(word)));
   // The baseline again at the end: measured first only, it could be slowed by what the API still does after booting
   // and flatter every ratio. The ratios are taken against the faster of the two.
