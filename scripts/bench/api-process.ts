@@ -47,6 +47,7 @@ export function readApiEnv(o: {
     // No platform is needed for reads; an explicit URL also keeps the API from embedding a simulator.
     PLATFORM_API_URL: 'http://127.0.0.1:9',
     API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
+    SESSION_RATE_LIMIT_PER_MINUTE: '1000000',
   };
 }
 
