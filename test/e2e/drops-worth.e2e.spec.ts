@@ -6,7 +6,7 @@
  */
 import Redis from 'ioredis';
 import { PlatformSpending } from '../../src/platform/spending/platform-spending';
-import { REDIS } from '../../src/common/redis/redis.module';
+import { REDIS, redisKey } from '../../src/common/redis/redis.module';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 
 /** The answer recomputed in SQL from the page values ($2 apps, $3 drops) and the quotes. */
@@ -60,7 +60,7 @@ describe('account.getDropsWorth', () => {
   };
   const clearCache = async () => {
     const redis = ctx.app.get<Redis>(REDIS);
-    const keys = await redis.keys(`${ctx.config.redisPrefix}*drops*`);
+    const keys = await redis.keys(redisKey(ctx.config, 'drops', '*'));
     if (keys.length) await redis.del(...keys);
   };
 
@@ -168,6 +168,29 @@ describe('account.getDropsWorth', () => {
     expect(again.body).toEqual(res.body);
     expect(pagesRead(appIds)).toBe(games.length);
     expect((await spending.reservedThisHour(caller)) - before).toBe(games.length);
+  });
+
+  it('should leave the games pending, charging nothing, while the community site’s pace is taken', async () => {
+    await clearCache();
+    const spending = ctx.app.get(PlatformSpending);
+    const before = await spending.reservedThisHour(caller);
+    const readBefore = pagesRead(answered);
+    // The pricing job (or other askers) hold the pace 60 s ahead: more than one request may wait.
+    const redis = ctx.app.get<Redis>(REDIS);
+    const paceKey = redisKey(ctx.config, 'platform', 'market-pace');
+    const [now] = await redis.time();
+    await redis.set(paceKey, String(Number(now) * 1000 + 60_000), 'PX', 60_000);
+    try {
+      const res = await ask({ id: { accountId } });
+      expect(res.body.games).toHaveLength(answered.length);
+      expect((res.body.games as Game[]).every((g) => g.dropsRemaining === null && g.dropsReadAt === null && g.worth === null)).toBe(true);
+      expect(res.body.totals).toMatchObject({ gamesRead: answered.length, pendingGames: answered.length, dropsRemaining: 0, worth: 0 });
+      expect(res.body.dropsReadAt).toBeNull();
+      expect(pagesRead(answered)).toBe(readBefore);
+      expect(await spending.reservedThisHour(caller)).toBe(before);
+    } finally {
+      await redis.del(paceKey);
+    }
   });
 
   it('should refuse with 429 and Retry-After once the caller’s platform budget is spent, reading nothing', async () => {
