@@ -13,7 +13,12 @@ import { MarketCallPace } from '../../platform/client/call-budget';
 import { PlatformClient } from '../../platform/client/platform-client';
 import { PlatformError, PlatformHttpError } from '../../platform/client/platform.errors';
 import { PlatformSpending } from '../../platform/spending/platform-spending';
-import { DROPS_GAMES_PER_REQUEST, V1AccountGetDropsWorthRequestBody, V1AccountGetDropsWorthResponseBody, V1DropsGame } from './drops-worth.dto';
+import {
+  DROPS_GAMES_PER_REQUEST,
+  V1AccountGetDropsWorthRequestBody,
+  V1AccountGetDropsWorthResponseBody,
+  V1DropsGame,
+} from './drops-worth.dto';
 
 /** A badge page's drops are reused this long: they only fall as cards drop, and rise only with hours of play. */
 export const DROPS_CACHE_SECONDS = 6 * 3600;
