@@ -64,6 +64,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'account.getBadgeHeatmap': account,
   'account.getDataPoints': account,
   'account.getCraftingPlan': { ...account, order: { by: 'costPerXp', direction: 'asc' }, limit: 20 },
+  'account.getDropsWorth': { ...account },
   'account.getViewStats': account,
   'account.listFriends': account,
   'account.listLeaderboardHistory': account,

@@ -102,6 +102,7 @@ const OPERATIONS: Record<string, Operation> = {
   'account.getDataPoints': { body: (f) => id(f.other) },
   // A public, refreshed account (a private one is refused before any read).
   'account.getCraftingPlan': { body: (f) => ({ ...id(f.publicAccount), order: { by: 'costPerXp' } }) },
+  'account.getDropsWorth': { body: (f) => id(f.publicAccount) },
   'account.getInfo': { body: (f) => id(f.other) },
   'account.getSettings': { body: () => ({}), as: 'session' },
   'account.getTrending': { body: () => ({ window: '7d' }) },

@@ -138,4 +138,5 @@ export const Salt = {
   groupDetails: 26,
   groupOwner: 27,
   badgeArt: 28,
+  cardDrops: 29,
 } as const;

@@ -54,6 +54,10 @@ describe('PlatformClient against the simulator', () => {
 
   it('should read a badge’s name, image and level from a holder’s badge page, nothing from others', async () => {
     let read = 0;
+    let withDrops = 0;
+    /** The drops a game's normal page shows: the universe's, null on a foil or special page. */
+    const drops = (id: number, appId: number | undefined, foil: boolean) =>
+      appId === undefined || foil ? null : u.cardDropsRemaining(id, appId, tick());
     for (const id of ids.slice(0, 300)) {
       const held = u.badges(id, tick()).badges;
       const badge = held.find((b) => b.appId !== undefined);
@@ -64,7 +68,11 @@ describe('PlatformClient against the simulator', () => {
       }
       if (!badge) continue;
       const art = u.badgeArt({ appId: badge.appId!, badgeId: badge.badgeId, foil: badge.borderColor === 1 }, badge.level);
-      expect(page).toEqual({ visibility: 'public', held: { name: art.name, image: `${art.iconHash}.png`, level: badge.level } });
+      expect(page).toEqual({
+        visibility: 'public',
+        held: { name: art.name, image: `${art.iconHash}.png`, level: badge.level },
+        dropsRemaining: drops(id, badge.appId, badge.borderColor === 1),
+      });
       read++;
       // A special badge it holds, from its own page; one it does not hold shows none.
       const special = held.find((b) => b.appId === undefined);
@@ -73,12 +81,25 @@ describe('PlatformClient against the simulator', () => {
         expect(await client.getBadgePage(sid(id), { badgeId: special.badgeId })).toEqual({
           visibility: 'public',
           held: { name: specialArt.name, image: `${specialArt.iconHash}.png`, level: special.level },
+          dropsRemaining: null,
         });
       }
       const missing = u.catalogue.apps.find((app) => !held.some((b) => b.appId === app.appId))!;
-      expect(await client.getBadgePage(sid(id), { appId: missing.appId, foil: false })).toEqual({ visibility: 'public', held: null });
+      expect(await client.getBadgePage(sid(id), { appId: missing.appId, foil: false })).toEqual({
+        visibility: 'public',
+        held: null,
+        dropsRemaining: drops(id, missing.appId, false),
+      });
+      // The card drops of a game it owns, as its page says them.
+      const game = u.ownedGames(id, tick()).find((g) => g.playtimeForever >= 60);
+      if (game) {
+        const page = await client.getBadgePage(sid(id), { appId: game.appId, foil: false });
+        expect(page).toMatchObject({ visibility: 'public', dropsRemaining: u.cardDropsRemaining(id, game.appId, tick()) });
+        if ((page as { dropsRemaining: number }).dropsRemaining > 0) withDrops++;
+      }
     }
     expect(read).toBeGreaterThan(50);
+    expect(withDrops).toBeGreaterThan(10);
     await expect(client.getBadgePage(sid(N + 1), { appId: u.catalogue.apps[0].appId, foil: false })).rejects.toMatchObject({ status: 404 });
   });
 

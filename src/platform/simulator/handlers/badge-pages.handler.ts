@@ -11,6 +11,7 @@ const ITEM_IMAGES = '/public/images/items';
  * its name (`badge_info_title`) and its level and xp. An account that holds none of it gets the page without that
  * block (the next level to craft, named in `badge_empty_name`, with no image); a private profile the site's
  * private-profile page, HTTP 200 both; an unknown account or app 404. The badge's art is the universe's (badge-art.ts).
+ * A game's normal page of an owned game also shows its card drops left (`badge_title_stats_drops`, card-drops.ts).
  */
 export function badgePage(
   u: Universe,
@@ -69,7 +70,18 @@ export function badgePage(
         </div>
       </div>`
       : '';
-  return html(page(`<div class="badge_row depressed badge_gamecard_page"><div class="badge_detail_tasks">${current}${next}</div></div>`));
+  // The card drops left, as the site shows them on a game's normal badge page (none for a game the account does not own).
+  const drops = badge.appId > 0 && !foil ? u.cardDropsRemaining(accountId, badge.appId, tick) : null;
+  const dropsBlock =
+    drops === null
+      ? ''
+      : `
+      <div class="badge_title_stats_drops">
+        <span class="progress_info_bold">${drops > 0 ? `${drops} card drop${drops === 1 ? '' : 's'} remaining` : 'No card drops remaining'}</span>
+      </div>`;
+  return html(
+    page(`<div class="badge_row depressed badge_gamecard_page">${dropsBlock}<div class="badge_detail_tasks">${current}${next}</div></div>`),
+  );
 }
 
 function page(content: string): string {

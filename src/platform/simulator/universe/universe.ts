@@ -12,6 +12,7 @@ import { TimeModel } from './time';
 import { VanityCodec } from './vanity';
 import { accountIdOf, steamIdOf, type World } from './world';
 import { badgeArt, type BadgeArt } from './badge-art';
+import { cardDropsRemaining } from './card-drops';
 import { Salt, hash } from '../random';
 import { toInventoryItem } from '../../client/platform.mappers';
 import type {
@@ -147,6 +148,13 @@ export class Universe {
 
   ownedGames(accountId: number, tick: number): OwnedGameTruth[] {
     return ownedGames(this.world, this.account(accountId), tick);
+  }
+
+  /** Card drops an account has left of an owned game at a tick (card-drops.ts); null when it does not own the game. */
+  cardDropsRemaining(accountId: number, appId: number, tick: number): number | null {
+    const game = this.ownedGames(accountId, tick).find((g) => g.appId === appId);
+    const app = this.catalogue.byId(appId);
+    return game && app ? cardDropsRemaining(this.world.seed, accountId, app, game.playtimeForever) : null;
   }
 
   friends(accountId: number, tick: number): Friend[] {
