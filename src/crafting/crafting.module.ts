@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountRecordsModule } from '../account-records/account-records.module';
 import { CardQuoteBook } from './card-quote-book';
+import { CardSetBook } from './card-set-book';
 import { CraftingPlanService } from './crafting-plan.service';
 import { CraftingController } from './crafting.controller';
 
@@ -8,6 +9,7 @@ import { CraftingController } from './crafting.controller';
 @Module({
   imports: [AccountRecordsModule],
   controllers: [CraftingController],
-  providers: [CraftingPlanService, CardQuoteBook],
+  providers: [CraftingPlanService, CardQuoteBook, CardSetBook],
+  exports: [CraftingPlanService],
 })
 export class CraftingModule {}
