@@ -23,7 +23,16 @@ import { ExportsController } from './exports.controller';
 import { LeaderboardExportService } from './leaderboard-export.service';
 
 @Module({
-  imports: [AuthModule, AccountRecordsModule, LeaderboardAccountsModule, AccountsModule, BadgesModule, CraftingModule, LeaderboardsModule, RanksModule],
+  imports: [
+    AuthModule,
+    AccountRecordsModule,
+    LeaderboardAccountsModule,
+    AccountsModule,
+    BadgesModule,
+    CraftingModule,
+    LeaderboardsModule,
+    RanksModule,
+  ],
   controllers: [ExportsController],
   providers: [AccountExportService, LeaderboardExportService, ExportLimits],
 })

@@ -63,7 +63,7 @@ describe('sortPlan', () => {
 
 describe('badgeFigures', () => {
   /** A deterministic pseudo-random source, so a failure replays. */
-  const random = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 
   it('should give the figures planBadge gives, for every badge of many random sets, holdings and quotes', () => {
     const next = random(62);
