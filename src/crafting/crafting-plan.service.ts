@@ -6,8 +6,8 @@ import { forbidden, ProblemException } from '../common/problem/problem.exception
 import { CardQuoteBook } from './card-quote-book';
 import { AccountEntity } from '../account-records/entities/account.entity';
 import { CardSetBook } from './card-set-book';
-import { PlanInputs, planBadge, sortPlan } from './crafting-plan';
-import { badgeFigures, BadgeFigures, planAppOf } from './plan-figures';
+import { PlanInputs, sortPlan } from './crafting-plan';
+import { badgeFigures, BadgeFigures, withCards } from './plan-figures';
 import {
   BADGE_TYPES,
   CraftingBadgeType,
@@ -57,9 +57,9 @@ interface PlanFigures {
  * sell listing (`card_market_prices`, the pricing job's quotes, held in process by CardQuoteBook), not at the set's
  * average. Work is one account's rows: one statement of three ranges of the account's keys, whatever the population;
  * the sets come from CardSetBook (at most ~60 s old), the quotes from CardQuoteBook. Every badge's figures are computed
- * for sorting, filters and totals without building its cards; the cards are built for the page's badges only (by
- * `planBadge`, the reference). A private profile or inventory is refused (403): the cards kept from before it turned
- * private would plan from a stale inventory.
+ * for sorting, filters and totals without building its cards; the cards are built for the page's badges only (as
+ * `planBadge`, the reference, builds them: the unit spec compares the two). A private profile or inventory is refused
+ * (403): the cards kept from before it turned private would plan from a stale inventory.
  */
 const NO_LEVELS: Record<CraftingBadgeType, number> = { normal: 0, foil: 0 };
 
@@ -172,8 +172,8 @@ export class CraftingPlanService {
     return { all, unknownSets, inputs: { held, quotes } };
   }
 
-  /** A badge with its cards, by the reference `planBadge` (its figures are the same: the unit spec checks it). */
+  /** A badge with its cards: what the reference `planBadge` gives (the unit spec checks it, field for field). */
   private build(badge: BadgeFigures, inputs: PlanInputs): V1CraftingBadge {
-    return planBadge(planAppOf(badge.set, badge.levels), badge.badgeType, inputs)!;
+    return withCards(badge, inputs.held, inputs.quotes);
   }
 }

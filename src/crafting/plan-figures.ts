@@ -1,6 +1,6 @@
 import { CardSet } from './card-set-book';
 import { MAX_LEVEL, PlanApp, Quote } from './crafting-plan';
-import { CraftingBadgeType, V1CraftingBadge } from './dto/crafting-plan.dto';
+import { CraftingBadgeType, V1CraftingBadge, V1CraftingCard } from './dto/crafting-plan.dto';
 
 /** A badge of a plan without its cards: what sorting, filters and totals need. The cards are built for a page only. */
 export type BadgeFigures = Omit<V1CraftingBadge, 'cards'> & { set: CardSet; levels: Record<CraftingBadgeType, number> };
@@ -67,4 +67,38 @@ export function badgeFigures(
 /** The app `planBadge` takes, from a held set (the page's badges, cards and all). */
 export function planAppOf(set: CardSet, levels: Record<CraftingBadgeType, number>): PlanApp {
   return { appId: set.appId, appName: set.appName, cardNames: set.cardNames ?? [], level: levels, xpPerLevel: set.xpPerLevel };
+}
+
+/**
+ * A badge with its cards (the page's badges, or an export's): what `planBadge` gives, field for field and in its
+ * order, from the figures already computed and the set's precomputed names and quote keys.
+ */
+export function withCards(badge: BadgeFigures, held: Map<string, number>, quotes: Map<string, Quote>): V1CraftingBadge {
+  const names = badge.set.names[badge.badgeType];
+  const keys = badge.set.keys[badge.badgeType];
+  const cards: V1CraftingCard[] = new Array<V1CraftingCard>(names.length);
+  for (let i = 0; i < names.length; i++) {
+    const quote = quotes.get(keys[i]);
+    cards[i] = {
+      marketHashName: names[i],
+      held: held.get(names[i]) ?? 0,
+      lowestPrice: quote?.lowestPrice ?? null,
+      priceUpdatedAt: quote ? quote.updatedAt.getTime() : null,
+    };
+  }
+  return {
+    appId: badge.appId,
+    appName: badge.appName,
+    badgeType: badge.badgeType,
+    level: badge.level,
+    maxLevel: badge.maxLevel,
+    xpPerLevel: badge.xpPerLevel,
+    cards,
+    missingCards: badge.missingCards,
+    levelsCraftableNow: badge.levelsCraftableNow,
+    cost: badge.cost,
+    costToMaxLevel: badge.costToMaxLevel,
+    costPerXp: badge.costPerXp,
+    pricesUpdatedAt: badge.pricesUpdatedAt,
+  };
 }

@@ -1,7 +1,7 @@
 import { PlanApp, planBadge, Quote, quoteKey, sortPlan } from '../../src/crafting/crafting-plan';
 import { CardSet } from '../../src/crafting/card-set-book';
 import { V1CraftingBadge } from '../../src/crafting/dto/crafting-plan.dto';
-import { badgeFigures, planAppOf } from '../../src/crafting/plan-figures';
+import { badgeFigures, planAppOf, withCards } from '../../src/crafting/plan-figures';
 
 const at = new Date('2026-01-01T00:00:00Z');
 const app = (level: { normal: number; foil: number }): PlanApp => ({
@@ -65,7 +65,7 @@ describe('badgeFigures', () => {
   /** A deterministic pseudo-random source, so a failure replays. */
   const random = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 
-  it('should give the figures planBadge gives, for every badge of many random sets, holdings and quotes', () => {
+  it('should give the figures and cards planBadge gives, for every badge of many random sets, holdings and quotes', () => {
     const next = random(62);
     let compared = 0;
     let unknown = 0;
@@ -102,6 +102,8 @@ describe('badgeFigures', () => {
         const { cards: _cards, ...rest } = expected;
         const { set: _set, levels: _levels, ...got } = figures!;
         expect(got).toEqual(rest);
+        // With its cards: the same badge, field for field and in the same order (the wire's JSON is the same text).
+        expect(JSON.stringify(withCards(figures!, held, prices))).toBe(JSON.stringify(expected));
         compared++;
         if (rest.cost === null) unknown++;
       }
