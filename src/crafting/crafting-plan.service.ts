@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AccountLookupService } from '../account-records/account-lookup.service';
+import { AccountLookupService, AccountSelector } from '../account-records/account-lookup.service';
 import { forbidden, ProblemException } from '../common/problem/problem.exception';
 import { CardQuoteBook } from './card-quote-book';
-import { DEFAULT_XP_PER_LEVEL, PlanApp, planBadge, sortPlan } from './crafting-plan';
+import { AccountEntity } from '../account-records/entities/account.entity';
+import { CardSetBook } from './card-set-book';
+import { PlanInputs, sortPlan } from './crafting-plan';
+import { badgeFigures, BadgeFigures, withCards } from './plan-figures';
 import {
   BADGE_TYPES,
+  CraftingBadgeType,
   PLAN_PAGE_SIZE,
   V1AccountGetCraftingPlanRequestBody,
   V1AccountGetCraftingPlanResponseBody,
@@ -14,39 +18,33 @@ import {
 } from './dto/crafting-plan.dto';
 
 /**
- * The apps whose badges the account can level, with their sets, levels and xp, in one statement: the apps of its
- * library, of the cards its inventory holds and of its game badges (each a range of the account's own rows, by the
- * primary keys and ix_account_badges_account_levels), joined to their sets (`app_card_counts`, by key) and badges
- * (ix_badges_app_id). `card_names` null: the set was never read (counted apart, not planned).
+ * The account's own rows, in one statement and one round trip: the apps of its library, its game badges' levels by app
+ * (each a range of the account's keys: the primary keys and ix_account_badges_account_levels, badges by key) and the
+ * cards its inventory holds (with their apps: an app of the cards held is planned too). Sets, names and xp come from
+ * CardSetBook, quotes from CardQuoteBook: nothing catalogue-sized is read per plan.
  */
-const APPS_SQL = `
-  WITH levels AS (
-    SELECT b.app_id, max(ab.level) FILTER (WHERE NOT b.is_foil) AS normal_level, max(ab.level) FILTER (WHERE b.is_foil) AS foil_level
-      FROM account_badges ab JOIN badges b ON b.id = ab.badge_id
-     WHERE ab.account_id = $1 AND b.app_id IS NOT NULL
-     GROUP BY b.app_id),
-  mine AS (
-    SELECT app_id FROM account_apps WHERE account_id = $1
-    UNION SELECT app_id FROM inventory_items WHERE account_id = $1 AND app_id IS NOT NULL AND kind IN ('card', 'foil_card')
-    UNION SELECT app_id FROM levels)
-  SELECT m.app_id, COALESCE(a.name, '') AS app_name, k.card_names,
-         COALESCE(l.normal_level, 0) AS normal_level, COALESCE(l.foil_level, 0) AS foil_level,
-         (SELECT max(b.base_xp) FROM badges b WHERE b.app_id = m.app_id AND NOT b.is_foil) AS normal_xp,
-         (SELECT max(b.base_xp) FROM badges b WHERE b.app_id = m.app_id AND b.is_foil) AS foil_xp
-    FROM mine m
-    LEFT JOIN levels l ON l.app_id = m.app_id
-    LEFT JOIN app_card_counts k ON k.app_id = m.app_id
-    LEFT JOIN apps a ON a.app_id = m.app_id
-   WHERE cardinality(k.card_names) > 0 OR (k.card_names IS NULL AND COALESCE(k.cards, k.classes, 0) > 0)`;
+const ACCOUNT_SQL = `
+  SELECT
+    (SELECT json_agg(app_id) FROM account_apps WHERE account_id = $1) AS apps,
+    (SELECT json_agg(json_build_array(l.app_id, l.normal_level, l.foil_level)) FROM (
+       SELECT b.app_id, max(ab.level) FILTER (WHERE NOT b.is_foil) AS normal_level, max(ab.level) FILTER (WHERE b.is_foil) AS foil_level
+         FROM account_badges ab JOIN badges b ON b.id = ab.badge_id
+        WHERE ab.account_id = $1 AND b.app_id IS NOT NULL
+        GROUP BY b.app_id) l) AS levels,
+    (SELECT json_agg(json_build_array(app_id, market_hash_name, amount)) FROM inventory_items
+      WHERE account_id = $1 AND app_id IS NOT NULL AND kind IN ('card', 'foil_card')) AS held`;
 
-interface AppRow {
-  app_id: number;
-  app_name: string;
-  card_names: string[] | null;
-  normal_level: number;
-  foil_level: number;
-  normal_xp: number | null;
-  foil_xp: number | null;
+interface AccountRow {
+  apps: number[] | null;
+  levels: [number, number | null, number | null][] | null;
+  held: [number, string, number][] | null;
+}
+
+/** Every badge of an account's plan as figures (no cards), and what building a badge's cards needs. */
+interface PlanFigures {
+  all: BadgeFigures[];
+  unknownSets: number;
+  inputs: PlanInputs;
 }
 
 /**
@@ -57,55 +55,26 @@ interface AppRow {
  * (`app_card_counts.card_names`, the platform's list; foil cards are the same names with " (Foil)") held, with its
  * copies, or missing; the levels the cards held make now; and what the missing cards cost, each at its own lowest
  * sell listing (`card_market_prices`, the pricing job's quotes, held in process by CardQuoteBook), not at the set's
- * average. Work is one account's rows: two statements, each a range of the account's keys or key look-ups of its
- * apps, whatever the population; the plan is built, sorted and paged in memory (an account holds at most a few thousand apps). A private profile or
- * inventory is refused (403): the cards kept from before it turned private would plan from a stale inventory.
+ * average. Work is one account's rows: one statement of three ranges of the account's keys, whatever the population;
+ * the sets come from CardSetBook (at most ~60 s old), the quotes from CardQuoteBook. Every badge's figures are computed
+ * for sorting, filters and totals without building its cards; the cards are built for the page's badges only (as
+ * `planBadge`, the reference, builds them: the unit spec compares the two). A private profile or inventory is refused
+ * (403): the cards kept from before it turned private would plan from a stale inventory.
  */
+const NO_LEVELS: Record<CraftingBadgeType, number> = { normal: 0, foil: 0 };
+
 @Injectable()
 export class CraftingPlanService {
   constructor(
     private readonly lookup: AccountLookupService,
     private readonly quoteBook: CardQuoteBook,
+    private readonly sets: CardSetBook,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async plan(request: V1AccountGetCraftingPlanRequestBody): Promise<V1AccountGetCraftingPlanResponseBody> {
-    const account = await this.lookup.findTracked(request);
-    const { accountId } = account;
-    if (account.privacy === 'private')
-      throw forbidden(`The profile of account ${accountId} is private: its inventory cannot be read, so no plan can be made.`);
-    if (account.inventoryPrivacy === 'private')
-      throw forbidden(`The inventory of account ${accountId} is private: no plan can be made from the cards it holds.`);
-    if (!account.updatedAt)
-      throw new ProblemException(409, `Account ${accountId} was not refreshed yet: queue an update (account.queueUpdate), then ask again.`);
-
-    const rows: AppRow[] = await this.dataSource.query(APPS_SQL, [accountId]);
-    const known = rows.filter((row) => row.card_names?.length);
-    const [heldRows, quotes] = await Promise.all([
-      this.dataSource.query(
-        `SELECT market_hash_name, amount FROM inventory_items
-          WHERE account_id = $1 AND app_id IS NOT NULL AND kind IN ('card', 'foil_card')`,
-        [accountId],
-      ) as Promise<{ market_hash_name: string; amount: number }[]>,
-      this.quoteBook.current(),
-    ]);
-    const held = new Map<string, number>();
-    for (const row of heldRows) held.set(row.market_hash_name, (held.get(row.market_hash_name) ?? 0) + row.amount);
-
-    const all: V1CraftingBadge[] = [];
-    for (const row of known) {
-      const app: PlanApp = {
-        appId: row.app_id,
-        appName: row.app_name,
-        cardNames: row.card_names!,
-        level: { normal: row.normal_level, foil: row.foil_level },
-        xpPerLevel: { normal: row.normal_xp ?? DEFAULT_XP_PER_LEVEL, foil: row.foil_xp ?? DEFAULT_XP_PER_LEVEL },
-      };
-      for (const type of BADGE_TYPES) {
-        const badge = planBadge(app, type, { held, quotes });
-        if (badge) all.push(badge);
-      }
-    }
+    const account = await this.plannable(request);
+    const { all, unknownSets, inputs } = await this.figures(account.accountId);
 
     const filters = request.filters ?? {};
     const matching = all.filter(
@@ -118,24 +87,93 @@ export class CraftingPlanService {
     sortPlan(matching, request.order?.by ?? 'costPerXp', request.order?.direction ?? 'asc');
     const limit = request.limit ?? PLAN_PAGE_SIZE;
     const page = request.page ?? 1;
-    const quoted = all.flatMap((badge) => (badge.pricesUpdatedAt === null ? [] : [badge.pricesUpdatedAt]));
-    const sum = (values: (number | null)[]) => values.reduce<number>((total, value) => total + (value ?? 0), 0);
+    let levelsCraftableNow = 0;
+    let xpCraftableNow = 0;
+    let cost = 0;
+    let costToMaxLevel = 0;
+    let unpricedBadges = 0;
+    let pricesUpdatedAt: number | null = null;
+    for (const badge of all) {
+      levelsCraftableNow += badge.levelsCraftableNow;
+      xpCraftableNow += badge.levelsCraftableNow * badge.xpPerLevel;
+      cost += badge.cost ?? 0;
+      costToMaxLevel += badge.costToMaxLevel ?? 0;
+      if (badge.cost === null || badge.costToMaxLevel === null) unpricedBadges++;
+      if (badge.pricesUpdatedAt !== null && (pricesUpdatedAt === null || badge.pricesUpdatedAt < pricesUpdatedAt))
+        pricesUpdatedAt = badge.pricesUpdatedAt;
+    }
     return {
-      badges: matching.slice((page - 1) * limit, page * limit),
-      totals: {
-        badges: all.length,
-        levelsCraftableNow: sum(all.map((badge) => badge.levelsCraftableNow)),
-        xpCraftableNow: sum(all.map((badge) => badge.levelsCraftableNow * badge.xpPerLevel)),
-        cost: sum(all.map((badge) => badge.cost)),
-        costToMaxLevel: sum(all.map((badge) => badge.costToMaxLevel)),
-        unpricedBadges: all.filter((badge) => badge.cost === null || badge.costToMaxLevel === null).length,
-        unknownSets: rows.length - known.length,
-      },
+      badges: matching.slice((page - 1) * limit, page * limit).map((badge) => this.build(badge, inputs)),
+      totals: { badges: all.length, levelsCraftableNow, xpCraftableNow, cost, costToMaxLevel, unpricedBadges, unknownSets },
       page,
       pages: Math.ceil(matching.length / limit),
       totalHits: matching.length,
-      pricesUpdatedAt: quoted.length ? quoted.reduce((a, b) => Math.min(a, b)) : null,
-      inventoryUpdatedAt: account.updatedAt.getTime(),
+      pricesUpdatedAt,
+      inventoryUpdatedAt: account.updatedAt!.getTime(),
     };
+  }
+
+  /**
+   * Every badge of the account's plan, cards and all, by app id (the normal badge before the foil one): the
+   * `craftingPlan` section of `account.export`. Refused as `plan` refuses (403, 409).
+   */
+  async allBadges(selector: AccountSelector): Promise<V1CraftingBadge[]> {
+    const account = await this.plannable(selector);
+    const { all, inputs } = await this.figures(account.accountId);
+    sortPlan(all, 'appId', 'asc');
+    return all.map((badge) => this.build(badge, inputs));
+  }
+
+  /** The account, unless its plan is refused: a private profile or inventory (403), never refreshed (409). */
+  private async plannable(selector: AccountSelector): Promise<AccountEntity> {
+    const account = await this.lookup.findTracked(selector);
+    const { accountId } = account;
+    if (account.privacy === 'private')
+      throw forbidden(`The profile of account ${accountId} is private: its inventory cannot be read, so no plan can be made.`);
+    if (account.inventoryPrivacy === 'private')
+      throw forbidden(`The inventory of account ${accountId} is private: no plan can be made from the cards it holds.`);
+    if (!account.updatedAt)
+      throw new ProblemException(409, `Account ${accountId} was not refreshed yet: queue an update (account.queueUpdate), then ask again.`);
+    return account;
+  }
+
+  private async figures(accountId: number): Promise<PlanFigures> {
+    const [[row], sets, quotes] = await Promise.all([
+      this.dataSource.query(ACCOUNT_SQL, [accountId]) as Promise<AccountRow[]>,
+      this.sets.current(),
+      this.quoteBook.current(),
+    ]);
+    const held = new Map<string, number>();
+    const appIds = new Set<number>(row.apps ?? []);
+    for (const [appId, name, amount] of row.held ?? []) {
+      held.set(name, (held.get(name) ?? 0) + amount);
+      appIds.add(appId);
+    }
+    const levels = new Map<number, Record<CraftingBadgeType, number>>();
+    for (const [appId, normal, foil] of row.levels ?? []) {
+      levels.set(appId, { normal: normal ?? 0, foil: foil ?? 0 });
+      appIds.add(appId);
+    }
+    const all: BadgeFigures[] = [];
+    let unknownSets = 0;
+    for (const appId of appIds) {
+      const set = sets.get(appId);
+      if (!set) continue;
+      if (!set.cardNames?.length) {
+        unknownSets++;
+        continue;
+      }
+      const appLevels = levels.get(appId) ?? NO_LEVELS;
+      for (const type of BADGE_TYPES) {
+        const badge = badgeFigures(set, appLevels, type, held, quotes);
+        if (badge) all.push(badge);
+      }
+    }
+    return { all, unknownSets, inputs: { held, quotes } };
+  }
+
+  /** A badge with its cards: what the reference `planBadge` gives (the unit spec checks it, field for field). */
+  private build(badge: BadgeFigures, inputs: PlanInputs): V1CraftingBadge {
+    return withCards(badge, inputs.held, inputs.quotes);
   }
 }

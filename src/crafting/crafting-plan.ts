@@ -82,7 +82,7 @@ export function planBadge(app: PlanApp, badgeType: CraftingBadgeType, inputs: Pl
 }
 
 /** The sort key of an order; null (unknown cost) sorts last whatever the direction. */
-const SORT_KEYS: Record<string, (badge: V1CraftingBadge) => number | null> = {
+const SORT_KEYS: Record<string, (badge: Omit<V1CraftingBadge, 'cards'>) => number | null> = {
   costPerXp: (badge) => badge.costPerXp,
   cost: (badge) => badge.cost,
   costToMaxLevel: (badge) => badge.costToMaxLevel,
@@ -91,7 +91,7 @@ const SORT_KEYS: Record<string, (badge: V1CraftingBadge) => number | null> = {
 };
 
 /** Orders a plan's badges in place: by the key, then app id ascending, the normal badge before the foil one. */
-export function sortPlan(badges: V1CraftingBadge[], by: string, direction: 'asc' | 'desc'): void {
+export function sortPlan<T extends Omit<V1CraftingBadge, 'cards'>>(badges: T[], by: string, direction: 'asc' | 'desc'): void {
   const key = SORT_KEYS[by];
   const sign = direction === 'desc' ? -1 : 1;
   badges.sort((a, b) => {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountRecordsModule } from '../account-records/account-records.module';
 import { CardQuoteBook } from './card-quote-book';
+import { CardSetBook } from './card-set-book';
 import { CraftingPlanService } from './crafting-plan.service';
 import { CraftingController } from './crafting.controller';
 import { DropsWorthController } from './drops/drops-worth.controller';
@@ -14,6 +15,7 @@ import { PlatformModule } from '../platform/platform.module';
 @Module({
   imports: [AccountRecordsModule, PlatformModule],
   controllers: [CraftingController, DropsWorthController],
-  providers: [CraftingPlanService, CardQuoteBook, DropsWorthService],
+  providers: [CraftingPlanService, CardQuoteBook, CardSetBook, DropsWorthService],
+  exports: [CraftingPlanService],
 })
 export class CraftingModule {}

@@ -4,11 +4,12 @@ import type { Response } from 'express';
 import { V1AccountGetInfoResponseBody } from '../accounts/dto/account-profile.dto';
 import { V1AccountApp } from '../accounts/dto/list-apps.dto';
 import { V1AppBadge } from '../apps/dto/app-badges.dto';
+import { V1CraftingBadge } from '../crafting/dto/crafting-plan.dto';
 import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { Principal } from '../common/auth/principal';
 import { WireOperation } from '../common/wire/wire-operation.decorator';
 import { V1AccountLeaderboardAccount } from '../leaderboards/dto/account-leaderboard.dto';
-import { AccountExportService } from './account-export.service';
+import { AccountExportService, CRAFTING_PLAN_COLUMNS } from './account-export.service';
 import { ACCOUNT_EXPORT_SECTIONS, AccountExportRequestBody, LeaderboardExportRequestBody } from './dto/exports.dto';
 import { MEDIA_TYPES } from './export-writer';
 import { LEADERBOARD_EXPORT_COLUMNS, LeaderboardExportService } from './leaderboard-export.service';
@@ -42,8 +43,13 @@ export class ExportsController {
       '`account.getInfo`, `account.listBadges` and `account.listApps` read it) or, naming none, the caller’s own, by ' +
       `section: ${ACCOUNT_EXPORT_SECTIONS.map((section) => `\`${section}\``).join(', ')}. \`profile\` is \`account.getInfo\`’s answer ` +
       '(without `$schema`; no view is counted), `badges` every item `account.listBadges` would page through (by badge id), ' +
-      '`apps` every item of `account.listApps` (by app id). NDJSON: one line `{"section": …, "data": …}` per row, sections in ' +
-      `that order; CSV: one section’s table. ${STREAMED}`,
+      '`apps` every item of `account.listApps` (by app id), `craftingPlan` every badge of `account.getCraftingPlan`’s plan ' +
+      '(by app id, the normal badge before the foil one; computed before the first row). A plan is refused as that operation ' +
+      'refuses it (a private profile or inventory, 403; an account never refreshed, 409): with `craftingPlan` named in ' +
+      '`sections` that is the answer (a problem document); with the sections defaulted the section is left out. ' +
+      'NDJSON: one line `{"section": …, "data": …}` per row, sections in that order; CSV: one section’s table (`craftingPlan`: ' +
+      `columns ${CRAFTING_PLAN_COLUMNS.join(', ')}, \`cards\` as \`<held>x <market hash name> @<cents, ? when unpriced>\` joined ` +
+      `by \`; \`). ${STREAMED}`,
     auth: 'any',
     content: {
       [MEDIA_TYPES.ndjson]: ndjson(
@@ -57,6 +63,7 @@ export class ExportsController {
                 { $ref: getSchemaPath(V1AccountGetInfoResponseBody) },
                 { $ref: getSchemaPath(V1AppBadge) },
                 { $ref: getSchemaPath(V1AccountApp) },
+                { $ref: getSchemaPath(V1CraftingBadge) },
               ],
             },
           },
@@ -65,8 +72,8 @@ export class ExportsController {
       ),
       [MEDIA_TYPES.csv]: csv('id,name,image,playtime,price\r\n730,Counter-Strike 2,8dbc71957312bbd3baea65848b545be9eae2a355,5120,0\r\n'),
     },
-    extraModels: [V1AccountGetInfoResponseBody, V1AppBadge, V1AccountApp],
-    errors: [400, 401, 404, 422, 500],
+    extraModels: [V1AccountGetInfoResponseBody, V1AppBadge, V1AccountApp, V1CraftingBadge],
+    errors: [400, 401, 403, 404, 409, 422, 500],
     noStore: true,
   })
   async exportAccount(

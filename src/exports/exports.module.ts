@@ -14,6 +14,7 @@ import { LeaderboardAccountsModule } from '../account-records/cards/leaderboard-
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthModule } from '../auth/auth.module';
 import { BadgesModule } from '../badges/badges.module';
+import { CraftingModule } from '../crafting/crafting.module';
 import { LeaderboardsModule } from '../leaderboards/leaderboards.module';
 import { RanksModule } from '../ranks/ranks.module';
 import { AccountExportService } from './account-export.service';
@@ -22,7 +23,16 @@ import { ExportsController } from './exports.controller';
 import { LeaderboardExportService } from './leaderboard-export.service';
 
 @Module({
-  imports: [AuthModule, AccountRecordsModule, LeaderboardAccountsModule, AccountsModule, BadgesModule, LeaderboardsModule, RanksModule],
+  imports: [
+    AuthModule,
+    AccountRecordsModule,
+    LeaderboardAccountsModule,
+    AccountsModule,
+    BadgesModule,
+    CraftingModule,
+    LeaderboardsModule,
+    RanksModule,
+  ],
   controllers: [ExportsController],
   providers: [AccountExportService, LeaderboardExportService, ExportLimits],
 })

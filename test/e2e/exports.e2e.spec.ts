@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { CRAFTING_PLAN_COLUMNS } from '../../src/exports/account-export.service';
 import { ExportLimits } from '../../src/exports/export-limits';
 import { LEADERBOARD_EXPORT_COLUMNS } from '../../src/exports/leaderboard-export.service';
 import { startPipeline, PipelineContext } from '../support/pipeline';
@@ -50,6 +51,10 @@ const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : 
 describe('account.export and leaderboard.export', () => {
   let ctx: PipelineContext;
   let reader: string;
+  /** The apps of account 2's crafting plan (see beforeAll). */
+  let planApps: number[];
+  /** Its badges below their highest level, `appId:badgeType`, in the plan's app id order. */
+  let plannedBadges: string[];
   const idOf = (steamId: string) => Number(BigInt(steamId) - 76561197960265728n);
   // The body as text whatever its media type (superagent parses JSON only).
   const asText = (res: Response, done: (error: Error | null, body: string) => void) => {
@@ -90,6 +95,50 @@ describe('account.export and leaderboard.export', () => {
     for (let accountId = 2; accountId <= 31; accountId++) await ctx.waitForCompletion(accountId, reader, 20_000);
     // One account chose to be hidden: left out of exports as it is nulled out of the windows.
     await ctx.dataSource.query(`INSERT INTO account_settings (account_id, email, hidden) VALUES (5, 'x@users.invalid', true)`);
+    // Account 2's crafting plan: written before any plan is made (the planner holds the sets in process), with the
+    // worker stopped so no pricing job rewrites them. Four games of its library get a set of three cards (names no
+    // inventory holds); every card is quoted but one, never listed, of the first app whose normal badge is planned.
+    await ctx.stopWorker();
+    const library: { app_id: number }[] = await ctx.dataSource.query(
+      `SELECT app_id FROM account_apps WHERE account_id = 2 ORDER BY app_id LIMIT 4`,
+    );
+    expect(library).toHaveLength(4);
+    planApps = library.map((row) => row.app_id);
+    // The badges the plan holds: those below their highest level (5 normal, 1 foil), by app, the normal one first.
+    const planned: { app_id: number; badge_type: string }[] = await ctx.dataSource.query(
+      `WITH lv AS (SELECT b.app_id, b.is_foil, max(ab.level) AS level FROM account_badges ab JOIN badges b ON b.id = ab.badge_id
+                    WHERE ab.account_id = 2 AND b.app_id = ANY($1) GROUP BY 1, 2)
+       SELECT k.app_id, t.badge_type FROM unnest($1::int[]) k(app_id)
+        CROSS JOIN (VALUES ('normal', false, 5), ('foil', true, 1)) t(badge_type, is_foil, max_level)
+         LEFT JOIN lv ON lv.app_id = k.app_id AND lv.is_foil = t.is_foil
+        WHERE COALESCE(lv.level, 0) < t.max_level ORDER BY k.app_id, t.is_foil`,
+      [planApps],
+    );
+    plannedBadges = planned.map((row) => `${row.app_id}:${row.badge_type}`);
+    const unlisted = planned.find((row) => row.badge_type === 'normal')?.app_id;
+    expect(unlisted).toBeDefined();
+    await ctx.dataSource.query('UPDATE app_card_counts SET card_names = NULL, cards = 0');
+    await ctx.dataSource.query('DELETE FROM card_market_prices');
+    for (const [i, appId] of planApps.entries()) {
+      const names = [1, 2, 3].map((n) => `${appId}-Card ${n}`);
+      await ctx.dataSource.query(
+        `INSERT INTO app_card_counts (app_id, cards, card_names, cards_checked_at) VALUES ($1, 3, $2, now())
+         ON CONFLICT (app_id) DO UPDATE SET cards = EXCLUDED.cards, card_names = EXCLUDED.card_names`,
+        [appId, names],
+      );
+      for (const [j, name] of names.entries())
+        for (const type of ['normal', 'foil'] as const)
+          await ctx.dataSource.query(
+            `INSERT INTO card_market_prices (app_id, badge_type, market_hash_name, lowest_price, buy_price, volume, updated_at)
+             VALUES ($1, $2, $3, $4, 1, 3, now())`,
+            [
+              appId,
+              type,
+              type === 'foil' ? `${name} (Foil)` : name,
+              appId === unlisted && j === 2 && type === 'normal' ? null : 5 + i * 10 + j,
+            ],
+          );
+    }
   }, 90_000);
   afterAll(() => ctx.close());
 
@@ -155,7 +204,7 @@ describe('account.export and leaderboard.export', () => {
     const res = await post('account.export', { id: { accountId: 2 } }, key).expect(200);
     const exported = lines(res.body as string);
     const of = (section: string) => exported.filter((line) => line.section === section).map((line) => line.data as Row);
-    expect([...new Set(exported.map((line) => line.section))]).toEqual(['profile', 'badges', 'apps']);
+    expect([...new Set(exported.map((line) => line.section))]).toEqual(['profile', 'badges', 'apps', 'craftingPlan']);
 
     const info = await ctx
       .http()
@@ -199,6 +248,83 @@ describe('account.export and leaderboard.export', () => {
     expect(records.map((record) => record.map(unguard))).toEqual(
       own.map((line) => header.map((column) => cellOf((line.data as Row)[column]))),
     );
+  });
+
+  it('should export every badge of the crafting plan as account.getCraftingPlan pages it, as NDJSON and as CSV', async () => {
+    const key = await ctx.apiKey(9);
+    const named = lines(
+      (await post('account.export', { id: { accountId: 2 }, sections: ['craftingPlan'] }, key).expect(200)).body as string,
+    );
+    expect(named.every((line) => line.section === 'craftingPlan')).toBe(true);
+    const badges = named.map((line) => line.data as Row & { cards: Row[] });
+    // The read's pages, by app id: the same badges, cards and all.
+    const read: Row[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await ctx
+        .http()
+        .post('/v1/account.getCraftingPlan')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ id: { accountId: 2 }, order: { by: 'appId' }, limit: 3, page })
+        .expect(200);
+      read.push(...(answer.body.badges as Row[]));
+      if (page >= answer.body.pages) break;
+    }
+    expect(badges).toEqual(read);
+    // Recomputed from the sets written: the badges below their highest level, every card of the set in order, missing
+    // (nothing held), the next level's cost their sum; the app whose card is never listed has an unknown normal cost.
+    const sets: { app_id: number; card_names: string[] }[] = await ctx.dataSource.query(
+      `SELECT app_id, card_names FROM app_card_counts WHERE cardinality(card_names) > 0 ORDER BY app_id`,
+    );
+    expect(sets.map((set) => set.app_id)).toEqual(planApps);
+    expect(plannedBadges.length).toBeGreaterThan(0);
+    expect(badges.map((badge) => `${badge.appId}:${badge.badgeType}`)).toEqual(plannedBadges);
+    for (const badge of badges) {
+      const names = sets.find((set) => set.app_id === badge.appId)!.card_names;
+      expect(badge.cards.map((card) => card.marketHashName)).toEqual(
+        badge.badgeType === 'foil' ? names.map((name) => `${name} (Foil)`) : names,
+      );
+      expect(badge.missingCards).toBe(3);
+      const prices = badge.cards.map((card) => card.lowestPrice as number | null);
+      expect(badge.cost).toBe(prices.includes(null) ? null : prices.reduce((a, b) => a! + b!, 0));
+    }
+    expect(badges.filter((badge) => badge.cost === null)).toHaveLength(1);
+
+    // The defaulted sections carry the same section; CSV is its table, the cards flattened into one cell.
+    const all = lines((await post('account.export', { id: { accountId: 2 } }, key).expect(200)).body as string);
+    expect(all.filter((line) => line.section === 'craftingPlan')).toEqual(named);
+    const csv = await post('account.export', { id: { accountId: 2 }, sections: ['craftingPlan'], format: 'csv' }, key).expect(200);
+    const [header, ...records] = parseCsv(csv.body as string);
+    expect(header).toEqual([...CRAFTING_PLAN_COLUMNS]);
+    expect(records).toEqual(
+      badges.map((badge) =>
+        header.map((column) =>
+          column === 'cards'
+            ? badge.cards.map((card) => `${card.held}x ${card.marketHashName} @${card.lowestPrice ?? '?'}`).join('; ')
+            : cellOf(badge[column]),
+        ),
+      ),
+    );
+  });
+
+  it('should refuse a crafting plan asked for by name with the read’s problem, and leave it out of defaulted sections', async () => {
+    const key = await ctx.apiKey(10);
+    await ctx.dataSource.query(`UPDATE accounts SET inventory_privacy = 'private' WHERE account_id = 2`);
+    try {
+      const refused = await post('account.export', { id: { accountId: 2 }, sections: ['profile', 'craftingPlan'] }, key).expect(403);
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(refused.body as string).detail).toContain('inventory');
+      const csv = await post('account.export', { id: { accountId: 2 }, sections: ['craftingPlan'], format: 'csv' }, key).expect(403);
+      expect(csv.headers['content-type']).toMatch(/^application\/problem\+json/);
+      const defaulted = lines((await post('account.export', { id: { accountId: 2 } }, key).expect(200)).body as string);
+      expect([...new Set(defaulted.map((line) => line.section))]).toEqual(['profile', 'badges', 'apps']);
+    } finally {
+      await ctx.dataSource.query(`UPDATE accounts SET inventory_privacy = 'public' WHERE account_id = 2`);
+    }
+    // Public again: the section is back (the refusal is read per export, not held).
+    const back = lines(
+      (await post('account.export', { id: { accountId: 2 }, sections: ['craftingPlan'] }, key).expect(200)).body as string,
+    );
+    expect(back.length).toBe(plannedBadges.length);
   });
 
   it('should answer problems before the first row: an untracked account, several sections as CSV, end before start', async () => {

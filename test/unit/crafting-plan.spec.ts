@@ -1,5 +1,7 @@
 import { PlanApp, planBadge, Quote, quoteKey, sortPlan } from '../../src/crafting/crafting-plan';
+import { CardSet } from '../../src/crafting/card-set-book';
 import { V1CraftingBadge } from '../../src/crafting/dto/crafting-plan.dto';
+import { badgeFigures, planAppOf, withCards } from '../../src/crafting/plan-figures';
 
 const at = new Date('2026-01-01T00:00:00Z');
 const app = (level: { normal: number; foil: number }): PlanApp => ({
@@ -56,5 +58,58 @@ describe('sortPlan', () => {
     expect(badges.map((b) => b.appId)).toEqual([3, 2, 1]);
     sortPlan(badges, 'cost', 'desc');
     expect(badges.map((b) => b.appId)).toEqual([2, 3, 1]);
+  });
+});
+
+describe('badgeFigures', () => {
+  /** A deterministic pseudo-random source, so a failure replays. */
+  const random = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+
+  it('should give the figures and cards planBadge gives, for every badge of many random sets, holdings and quotes', () => {
+    const next = random(62);
+    let compared = 0;
+    let unknown = 0;
+    for (let round = 0; round < 400; round++) {
+      const names = Array.from({ length: 1 + Math.floor(next() * 8) }, (_, i) => `${round}-Card ${i}`);
+      const foils = names.map((name) => `${name} (Foil)`);
+      const set: CardSet = {
+        appId: round,
+        appName: `App ${round}`,
+        cardNames: names,
+        names: { normal: names, foil: foils },
+        keys: { normal: names.map((name) => quoteKey('normal', name)), foil: foils.map((name) => quoteKey('foil', name)) },
+        xpPerLevel: { normal: 100, foil: next() < 0.5 ? 100 : 250 },
+      };
+      const levels = { normal: Math.floor(next() * 7), foil: Math.floor(next() * 2) };
+      const held = new Map<string, number>();
+      const prices = new Map<string, Quote>();
+      for (const name of [...names, ...foils]) {
+        if (next() < 0.6) held.set(name, Math.floor(next() * 6));
+        const roll = next();
+        if (roll < 0.8)
+          prices.set(quoteKey(name.endsWith('(Foil)') ? 'foil' : 'normal', name), {
+            lowestPrice: roll < 0.75 ? 1 + Math.floor(next() * 300) : null,
+            updatedAt: new Date(at.getTime() - Math.floor(next() * 1e6)),
+          });
+      }
+      for (const type of ['normal', 'foil'] as const) {
+        const expected = planBadge(planAppOf(set, levels), type, { held, quotes: prices });
+        const figures = badgeFigures(set, levels, type, held, prices);
+        if (expected === null) {
+          expect(figures).toBeNull();
+          continue;
+        }
+        const { cards: _cards, ...rest } = expected;
+        const { set: _set, levels: _levels, ...got } = figures!;
+        expect(got).toEqual(rest);
+        // With its cards: the same badge, field for field and in the same order (the wire's JSON is the same text).
+        expect(JSON.stringify(withCards(figures!, held, prices))).toBe(JSON.stringify(expected));
+        compared++;
+        if (rest.cost === null) unknown++;
+      }
+    }
+    // The random data reaches the cases that matter: many badges, some of unknown cost.
+    expect(compared).toBeGreaterThan(300);
+    expect(unknown).toBeGreaterThan(10);
   });
 });

@@ -11,7 +11,7 @@ import { ACCOUNT_BOARDS, AccountBoard } from '../../ranks/account-boards';
 import { EXPORT_FORMATS, ExportFormat } from '../export-writer';
 
 /** The sections of `account.export`, in the order they are written (a later section joins this list). */
-export const ACCOUNT_EXPORT_SECTIONS = ['profile', 'badges', 'apps'] as const;
+export const ACCOUNT_EXPORT_SECTIONS = ['profile', 'badges', 'apps', 'craftingPlan'] as const;
 export type AccountExportSection = (typeof ACCOUNT_EXPORT_SECTIONS)[number];
 
 const formatField = () =>
