@@ -113,7 +113,7 @@ describe('account.getDropsWorth', () => {
             [appId, type, type === 'foil' ? `${name} (Foil)` : name, unlisted ? null : 3 + ((n * 37) % 200), n % 50],
           );
         }
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await ctx?.close();
