@@ -356,7 +356,13 @@ describe('account settings', () => {
         try {
           await next.get(RankEngine).upgrading;
           expect(await redis.get(engine.keys.format)).toBe(String(RANK_BUILD_FORMAT));
-          expect((await board({ leaderboard: 'xp', location: [{ region }] }).expect(200)).body.rankedOutOf).toBe(members[0].n);
+          // This process's rank replica follows the rebuild through the change feed: within seconds, not at once.
+          let rankedOutOf = -1;
+          for (const deadline = Date.now() + 30_000; rankedOutOf !== members[0].n && Date.now() < deadline;) {
+            rankedOutOf = (await board({ leaderboard: 'xp', location: [{ region }] }).expect(200)).body.rankedOutOf;
+            if (rankedOutOf !== members[0].n) await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          expect(rankedOutOf).toBe(members[0].n);
         } finally {
           await next.close();
         }
