@@ -117,6 +117,7 @@ async function main(): Promise<void> {
   await buildDist();
   // --heap: the API's own heap figures (process.memoryUsage) logged at the end of each export, printed as they come.
   const heap = process.argv.includes('--heap');
+  if (heap) env.LOG_LEVEL = 'info';
   const onLine = heap
     ? (line: string) => {
         if (line.includes('leaderboard export ended')) process.stdout.write(`  api: ${line}\n`);
