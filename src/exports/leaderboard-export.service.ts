@@ -14,9 +14,7 @@ import { LeaderboardExportRequestBody } from './dto/exports.dto';
 import { ExportLimits } from './export-limits';
 import { ExportWriter, csvCell } from './export-writer';
 
-/** The most positions a batch reads (see export()), whatever EXPORTS_BATCH says. */
-const EXPORT_BATCH = 500;
-/** The rows of one write of a batch (see writeBatch). */
+/** The rows whose cards are read and written at once (see writeBatch). */
 const WRITE_ROWS = 100;
 
 /** The CSV columns of a board's rows: `leaderboard.getAccountLeaderboard`'s row, field by field (objects as JSON text). */
@@ -94,9 +92,9 @@ export class LeaderboardExportService {
     const writer = new ExportWriter(res, request.format ?? 'ndjson', LEADERBOARD_EXPORT_COLUMNS);
     writer.start(`leaderboard-${request.leaderboard}`);
     try {
-      // Positions per batch: one ZREVRANGE (O(log N + batch)) and one look-up of the batch's cards; capped at
-      // EXPORT_BATCH whatever EXPORTS_BATCH says, so what a batch holds while it awaits stays small (see rowsOfBatch).
-      const batch = Math.min(this.config.exports.batch, EXPORT_BATCH);
+      // Positions per batch (EXPORTS_BATCH): one ZREVRANGE (O(log N + batch)) and one probe of the hidden accounts;
+      // the cards are read and written WRITE_ROWS at a time (writeBatch).
+      const batch = this.config.exports.batch;
       let position = start;
       let lastZero: number | null = null;
       while (position <= end && !writer.aborted) {
@@ -136,33 +134,32 @@ export class LeaderboardExportService {
    * appPlaytime: null}, extras)`, keys in that order) for a fraction of the garbage. NDJSON lines are the texts with
    * the rank and extras appended, never parsed; a CSV record parses one card's text at a time and writes its cells at
    * once (no row objects of the whole batch, no PostgreSQL statement of the batch's cards parsed into objects). The
-   * batch goes out in chunks of WRITE_ROWS rows joined flat (no concatenation trees), so little of it is alive when
+   * cards are read WRITE_ROWS at a time and each chunk is written joined flat (no concatenation trees), so little of
+   * the batch is alive when
    * the young generation is collected: what survives two collections is promoted, and promoted garbage is what made
    * the old generation (and the RSS, which V8 does not hand back at once) grow with the size of the export.
    */
   private async writeBatch(writer: ExportWriter, entries: RankedEntry[], caller: number, extras: RowExtras): Promise<void> {
-    const ids = entries.map((entry) => entry.accountId);
-    const [cards, hidden, extra] = await Promise.all([this.cards.rawByIds(ids), this.cards.hiddenAmong(ids), extras(entries)]);
+    const [hidden, extra] = await Promise.all([this.cards.hiddenAmong(entries.map((entry) => entry.accountId)), extras(entries)]);
     const csv = writer.format === 'csv';
-    let parts: string[] = [];
-    for (const entry of entries) {
-      const card = cards.get(entry.accountId);
-      if (!card || (hidden.has(entry.accountId) && entry.accountId !== caller)) continue;
-      const more = extra(entry);
-      if (csv) parts.push(csvRecord(card.text, entry.rank, more));
-      else
-        parts.push(
-          `${card.text.slice(0, -1)},"rank":${entry.rank},"appPlaytime":${JSON.stringify(more.appPlaytime ?? null)}` +
-            `${more.badgeInfo !== undefined ? `,"badgeInfo":${JSON.stringify(more.badgeInfo)}` : ''}}\n`,
-        );
-      cards.delete(entry.accountId);
-      if (parts.length >= WRITE_ROWS) {
-        await writer.writeText(parts.join(''), parts.length);
-        parts = [];
-        if (writer.aborted) return;
+    for (let from = 0; from < entries.length && !writer.aborted; from += WRITE_ROWS) {
+      const chunk = entries.slice(from, from + WRITE_ROWS);
+      // The chunk's texts only: a batch's worth of texts alive at once was most of what the young generation promoted.
+      const cards = await this.cards.rawByIds(chunk.map((entry) => entry.accountId));
+      const parts: string[] = [];
+      for (const entry of chunk) {
+        const card = cards.get(entry.accountId);
+        if (!card || (hidden.has(entry.accountId) && entry.accountId !== caller)) continue;
+        const more = extra(entry);
+        if (csv) parts.push(csvRecord(card.text, entry.rank, more));
+        else
+          parts.push(
+            `${card.text.slice(0, -1)},"rank":${entry.rank},"appPlaytime":${JSON.stringify(more.appPlaytime ?? null)}` +
+              `${more.badgeInfo !== undefined ? `,"badgeInfo":${JSON.stringify(more.badgeInfo)}` : ''}}\n`,
+          );
       }
+      if (parts.length) await writer.writeText(parts.join(''), parts.length);
     }
-    if (parts.length) await writer.writeText(parts.join(''), parts.length);
   }
 }
 
@@ -175,7 +172,7 @@ function memoryMb(): Record<string, number> {
 /** A CSV record (LEADERBOARD_EXPORT_COLUMNS) of a card's stored JSON text, its rank and the board's extras. */
 function csvRecord(text: string, rank: number, more: Partial<V1AccountLeaderboardAccount>): string {
   const card = JSON.parse(text) as Record<string, unknown>;
-  let record = '';
+  const cells = new Array<string>(LEADERBOARD_EXPORT_COLUMNS.length);
   for (let i = 0; i < LEADERBOARD_EXPORT_COLUMNS.length; i++) {
     const column = LEADERBOARD_EXPORT_COLUMNS[i];
     const value =
@@ -186,7 +183,7 @@ function csvRecord(text: string, rank: number, more: Partial<V1AccountLeaderboar
           : column === 'badgeInfo'
             ? more.badgeInfo
             : card[column];
-    record += (i ? ',' : '') + csvCell(value);
+    cells[i] = csvCell(value);
   }
-  return record + '\r\n';
+  return cells.join(',') + '\r\n';
 }
