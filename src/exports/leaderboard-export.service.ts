@@ -17,7 +17,7 @@ import { ExportLimits } from './export-limits';
 import { ExportWriter, csvCell } from './export-writer';
 
 /** Rows between two full collections of the heap (collectGarbage). */
-const COLLECT_EVERY = 100_000;
+const COLLECT_EVERY = 250_000;
 /** The rows whose cards are read and written at once (see writeBatch). */
 const WRITE_ROWS = 100;
 
