@@ -69,9 +69,10 @@ export const LEADERBOARD_EXPORT_COLUMNS = [
 /**
  * `leaderboard.export`: a range of positions of any board, walked batch by batch through the rank engine — the
  * sorted set's part by position (ZREVRANGE), the accounts scoring 0 after it by account id (keyset on the primary key,
- * so the walk never re-reads what it passed) — each batch's rows mapped as the board's windows map them
- * (BoardPageService.rowsOf: same cards, same extras, hidden accounts left out) and written before the next is read.
- * A board that moves during the export is read as it stands when each batch is read.
+ * so the walk never re-reads what it passed) — each batch's rows the board's windows' rows (BoardPageService.rowsOf:
+ * same cards, same extras, hidden accounts left out), written from the cards' stored texts before the next is read.
+ * A board that moves during the export is read as it stands when each batch is read. Memory: docs/performance.md,
+ * "Exports" (issue 62: < +50 MB of RSS for a million rows).
  */
 @Injectable()
 export class LeaderboardExportService {
