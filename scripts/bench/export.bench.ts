@@ -7,7 +7,7 @@ import { hostConditions, numberFlag, report, textFlag } from './harness';
 
 /**
  * `npm run bench:export -- --accounts N [--database NAME --redis-prefix PREFIX --seed 1 --leaderboard xp --formats ndjson,csv
- *   --keep-derived]`
+ *   --keep-derived --heap]`
  *
  * Exports a whole board (`leaderboard.export`, every position) from an API over a seeded population of N accounts and
  * reports rows/s and the API's resident memory (VmRSS of its process tree, from /proc, sampled every 50 ms): before the
@@ -15,7 +15,8 @@ import { hostConditions, numberFlag, report, textFlag } from './harness';
  * The database (`bench_scale_<N>` by default, as `bench:scale` seeds it; or --database, whose name is also the Redis
  * prefix unless --redis-prefix says otherwise) is seeded on the first run and reused by later ones, whose derived state
  * is rebuilt first unless --keep-derived. The client reads the body as fast as it can and keeps only counts. The API
- * runs alone in a child process, compiled to dist/ as `npm start` runs it (api-process.ts).
+ * runs alone in a child process, compiled to dist/ as `npm start` runs it (api-process.ts). --heap prints the API's
+ * own memory figures (heapUsed, heapTotal, external, arrayBuffers, rss; its log line at the end of each export).
  */
 const SAMPLE_MS = 50;
 
@@ -114,7 +115,15 @@ async function main(): Promise<void> {
   else if (!process.argv.includes('--keep-derived')) await run('src/cli.ts', ['derived', 'rebuild'], env);
   const token = (await run('src/cli.ts', ['api-key', 'create', '--account', '1', '--name', 'bench-export'], env)).trim().split('\n').pop()!;
   await buildDist();
-  const api: ChildProcess = await startApi(env, port);
+  // --heap: the API's own heap figures (process.memoryUsage) logged at the end of each export, printed as they come.
+  const heap = process.argv.includes('--heap');
+  if (heap) env.LOG_LEVEL = 'info';
+  const onLine = heap
+    ? (line: string) => {
+        if (line.includes('leaderboard export ended')) process.stdout.write(`  api: ${line}\n`);
+      }
+    : undefined;
+  const api: ChildProcess = await startApi(env, port, onLine);
   const rows: Record<string, string | number>[] = [];
   try {
     await settled(api);

@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Response } from 'express';
 import { Principal } from '../common/auth/principal';
 import { AppConfig } from '../config/app-config';
@@ -6,15 +8,18 @@ import { APP_CONFIG } from '../config/config.module';
 import { JsonLogger } from '../common/logging/json-logger';
 import { unprocessable } from '../common/problem/problem.exception';
 import { AccountLeaderboardService } from '../leaderboards/account-leaderboard.service';
-import { BoardPageService, RowExtras } from '../leaderboards/board-page.service';
+import { RowExtras } from '../leaderboards/board-page.service';
+import { V1AccountLeaderboardAccount } from '../leaderboards/dto/account-leaderboard.dto';
 import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
 import { RankedEntry, RankReader } from '../ranks/rank-reader.service';
 import { LeaderboardExportRequestBody } from './dto/exports.dto';
 import { ExportLimits } from './export-limits';
-import { ExportWriter } from './export-writer';
+import { ExportWriter, csvCell } from './export-writer';
 
-/** The most positions a CSV batch holds (see export()). */
-const CSV_BATCH = 200;
+/** Rows between two full collections of the heap (collectGarbage). */
+const COLLECT_EVERY = 250_000;
+/** The rows whose cards are read and written at once (see writeBatch). */
+const WRITE_ROWS = 100;
 
 /** The CSV columns of a board's rows: `leaderboard.getAccountLeaderboard`'s row, field by field (objects as JSON text). */
 export const LEADERBOARD_EXPORT_COLUMNS = [
@@ -64,9 +69,10 @@ export const LEADERBOARD_EXPORT_COLUMNS = [
 /**
  * `leaderboard.export`: a range of positions of any board, walked batch by batch through the rank engine — the
  * sorted set's part by position (ZREVRANGE), the accounts scoring 0 after it by account id (keyset on the primary key,
- * so the walk never re-reads what it passed) — each batch's rows mapped as the board's windows map them
- * (BoardPageService.rowsOf: same cards, same extras, hidden accounts left out) and written before the next is read.
- * A board that moves during the export is read as it stands when each batch is read.
+ * so the walk never re-reads what it passed) — each batch's rows the board's windows' rows (BoardPageService.rowsOf:
+ * same cards, same extras, hidden accounts left out), written from the cards' stored texts before the next is read.
+ * A board that moves during the export is read as it stands when each batch is read. Memory: docs/performance.md,
+ * "Exports" (issue 62: < +50 MB of RSS for a million rows).
  */
 @Injectable()
 export class LeaderboardExportService {
@@ -74,7 +80,6 @@ export class LeaderboardExportService {
 
   constructor(
     private readonly boards: AccountLeaderboardService,
-    private readonly pages: BoardPageService,
     private readonly ranks: RankReader,
     private readonly cards: LeaderboardAccountsService,
     private readonly limits: ExportLimits,
@@ -92,12 +97,13 @@ export class LeaderboardExportService {
     const writer = new ExportWriter(res, request.format ?? 'ndjson', LEADERBOARD_EXPORT_COLUMNS);
     writer.start(`leaderboard-${request.leaderboard}`);
     try {
-      // Positions per batch (EXPORTS_BATCH): one ZREVRANGE (O(log N + batch)) and one statement of the batch's cards.
-      // CSV batches are smaller: their rows are built as objects (rowsOf), whose garbage grows the heap with the batch
-      // (50k-row board: +58 MB of RSS at 1000, +32 MB at 200, for 13k → 9k rows/s).
-      const batch = writer.format === 'csv' ? Math.min(this.config.exports.batch, CSV_BATCH) : this.config.exports.batch;
+      // Positions per batch (EXPORTS_BATCH): one ZREVRANGE (O(log N + batch)) and one probe of the hidden accounts;
+      // the cards are read and written WRITE_ROWS at a time (writeBatch).
+      const batch = this.config.exports.batch;
       let position = start;
       let lastZero: number | null = null;
+      let collectedAt = 0;
+      let collectMs = 0;
       while (position <= end && !writer.aborted) {
         const to = Math.min(end, position + batch - 1);
         let entries: RankedEntry[];
@@ -115,17 +121,17 @@ export class LeaderboardExportService {
         }
         // The board shrank under the export (a rebuild, accounts removed): it ends where the board does.
         if (!entries.length) break;
-        if (writer.format === 'ndjson') {
-          const { text, rows } = await this.ndjson(entries, principal.accountId, resolved.extras);
-          await writer.writeText(text, rows);
-        } else {
-          const { rows } = await this.pages.rowsOf(entries, principal.accountId, resolved.extras);
-          await writer.write(rows.filter((row) => row !== null));
-        }
+        await this.writeBatch(writer, entries, principal.accountId, resolved.extras);
         position += entries.length;
+        if (writer.rows >= collectedAt + COLLECT_EVERY) {
+          collectedAt = writer.rows;
+          collectMs += collectGarbage();
+        }
       }
       this.limits.ended(writer.aborted);
       writer.end();
+      // The heap's figures beside the RSS: `bench:export --heap` prints them (what grew: the JS heap or outside it).
+      this.logger.log({ msg: 'leaderboard export ended', rows: writer.rows, format: writer.format, collectMs, memory: memoryMb() });
     } catch (error) {
       // The headers are gone: the client learns of the failure from a response cut short, never a clean end.
       this.logger.error({ msg: 'leaderboard export failed', error: String(error), rows: writer.rows });
@@ -134,25 +140,78 @@ export class LeaderboardExportService {
   }
 
   /**
-   * A batch as NDJSON lines written from the cards' stored JSON texts (LeaderboardAccountsService.rawByIds: the
-   * process's card replica, else PostgreSQL's text), never parsed into objects: the same row as rowsOf builds
-   * (`Object.assign({}, card, {rank, appPlaytime: null}, extras)`, keys in that order) for a fraction of the garbage,
-   * which is what a whole board's export makes the heap grow with.
+   * A batch written from the cards' stored JSON texts (LeaderboardAccountsService.rawByIds: the process's card
+   * replica, else PostgreSQL's text), in both formats: the same row as rowsOf builds (`Object.assign({}, card, {rank,
+   * appPlaytime: null}, extras)`, keys in that order) for a fraction of the garbage. NDJSON lines are the texts with
+   * the rank and extras appended, never parsed; a CSV record parses one card's text at a time and writes its cells at
+   * once (no row objects of the whole batch, no PostgreSQL statement of the batch's cards parsed into objects). The
+   * cards are read WRITE_ROWS at a time and each chunk is written joined flat (no concatenation trees), so little of
+   * the batch is alive when
+   * the young generation is collected: what survives two collections is promoted, and promoted garbage is what made
+   * the old generation (and the RSS, which V8 does not hand back at once) grow with the size of the export.
    */
-  private async ndjson(entries: RankedEntry[], caller: number, extras: RowExtras): Promise<{ text: string; rows: number }> {
-    const ids = entries.map((entry) => entry.accountId);
-    const [cards, hidden, extra] = await Promise.all([this.cards.rawByIds(ids), this.cards.hiddenAmong(ids), extras(entries)]);
-    let text = '';
-    let rows = 0;
-    for (const entry of entries) {
-      const card = cards.get(entry.accountId);
-      if (!card || (hidden.has(entry.accountId) && entry.accountId !== caller)) continue;
-      const more = extra(entry);
-      text +=
-        `${card.text.slice(0, -1)},"rank":${entry.rank},"appPlaytime":${JSON.stringify(more.appPlaytime ?? null)}` +
-        `${more.badgeInfo !== undefined ? `,"badgeInfo":${JSON.stringify(more.badgeInfo)}` : ''}}\n`;
-      rows++;
+  private async writeBatch(writer: ExportWriter, entries: RankedEntry[], caller: number, extras: RowExtras): Promise<void> {
+    const [hidden, extra] = await Promise.all([this.cards.hiddenAmong(entries.map((entry) => entry.accountId)), extras(entries)]);
+    const csv = writer.format === 'csv';
+    for (let from = 0; from < entries.length && !writer.aborted; from += WRITE_ROWS) {
+      const chunk = entries.slice(from, from + WRITE_ROWS);
+      // The chunk's texts only: a batch's worth of texts alive at once was most of what the young generation promoted.
+      const cards = await this.cards.rawByIds(chunk.map((entry) => entry.accountId));
+      const parts: string[] = [];
+      for (const entry of chunk) {
+        const card = cards.get(entry.accountId);
+        if (!card || (hidden.has(entry.accountId) && entry.accountId !== caller)) continue;
+        const more = extra(entry);
+        if (csv) parts.push(csvRecord(card.text, entry.rank, more));
+        else
+          parts.push(
+            `${card.text.slice(0, -1)},"rank":${entry.rank},"appPlaytime":${JSON.stringify(more.appPlaytime ?? null)}` +
+              `${more.badgeInfo !== undefined ? `,"badgeInfo":${JSON.stringify(more.badgeInfo)}` : ''}}\n`,
+          );
+      }
+      if (parts.length) await writer.writeText(parts.join(''), parts.length);
     }
-    return { text, rows };
   }
+}
+
+/**
+ * A full collection of the heap, asked for between batches every COLLECT_EVERY rows: the export's garbage that the
+ * young generation promoted is freed before V8's own limit for the old generation (a fraction of a ~400 MB heap at a
+ * million accounts, i.e. +50 to +150 MB of RSS, measured) is reached. `gc` is exposed at run time (the flag,
+ * then the function from a fresh context) rather than by starting node with --expose-gc. Returns its milliseconds.
+ */
+let gcFunction: (() => void) | null = null;
+function collectGarbage(): number {
+  const started = performance.now();
+  if (!gcFunction) {
+    setFlagsFromString('--expose-gc');
+    gcFunction = runInNewContext('gc') as () => void;
+  }
+  gcFunction();
+  return Math.round(performance.now() - started);
+}
+
+/** The process's memory figures in MB (process.memoryUsage). */
+function memoryMb(): Record<string, number> {
+  const usage = process.memoryUsage();
+  return Object.fromEntries(Object.entries(usage).map(([key, bytes]) => [key, Math.round(bytes / 2 ** 17) / 8]));
+}
+
+/** A CSV record (LEADERBOARD_EXPORT_COLUMNS) of a card's stored JSON text, its rank and the board's extras. */
+function csvRecord(text: string, rank: number, more: Partial<V1AccountLeaderboardAccount>): string {
+  const card = JSON.parse(text) as Record<string, unknown>;
+  const cells = new Array<string>(LEADERBOARD_EXPORT_COLUMNS.length);
+  for (let i = 0; i < LEADERBOARD_EXPORT_COLUMNS.length; i++) {
+    const column = LEADERBOARD_EXPORT_COLUMNS[i];
+    const value =
+      column === 'rank'
+        ? rank
+        : column === 'appPlaytime'
+          ? (more.appPlaytime ?? null)
+          : column === 'badgeInfo'
+            ? more.badgeInfo
+            : card[column];
+    cells[i] = csvCell(value);
+  }
+  return cells.join(',') + '\r\n';
 }
