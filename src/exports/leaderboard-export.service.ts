@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Response } from 'express';
 import { Principal } from '../common/auth/principal';
 import { AppConfig } from '../config/app-config';
@@ -16,8 +14,6 @@ import { LeaderboardExportRequestBody } from './dto/exports.dto';
 import { ExportLimits } from './export-limits';
 import { ExportWriter, csvCell } from './export-writer';
 
-/** Rows between two full collections of the heap (collectGarbage). */
-const COLLECT_EVERY = 250_000;
 /** The rows whose cards are read and written at once (see writeBatch). */
 const WRITE_ROWS = 100;
 
@@ -102,8 +98,6 @@ export class LeaderboardExportService {
       const batch = this.config.exports.batch;
       let position = start;
       let lastZero: number | null = null;
-      let collectedAt = 0;
-      let collectMs = 0;
       while (position <= end && !writer.aborted) {
         const to = Math.min(end, position + batch - 1);
         let entries: RankedEntry[];
@@ -123,15 +117,11 @@ export class LeaderboardExportService {
         if (!entries.length) break;
         await this.writeBatch(writer, entries, principal.accountId, resolved.extras);
         position += entries.length;
-        if (writer.rows >= collectedAt + COLLECT_EVERY) {
-          collectedAt = writer.rows;
-          collectMs += collectGarbage();
-        }
       }
       this.limits.ended(writer.aborted);
       writer.end();
       // The heap's figures beside the RSS: `bench:export --heap` prints them (what grew: the JS heap or outside it).
-      this.logger.log({ msg: 'leaderboard export ended', rows: writer.rows, format: writer.format, collectMs, memory: memoryMb() });
+      this.logger.log({ msg: 'leaderboard export ended', rows: writer.rows, format: writer.format, memory: memoryMb() });
     } catch (error) {
       // The headers are gone: the client learns of the failure from a response cut short, never a clean end.
       this.logger.error({ msg: 'leaderboard export failed', error: String(error), rows: writer.rows });
@@ -172,23 +162,6 @@ export class LeaderboardExportService {
       if (parts.length) await writer.writeText(parts.join(''), parts.length);
     }
   }
-}
-
-/**
- * A full collection of the heap, asked for between batches every COLLECT_EVERY rows: the export's garbage that the
- * young generation promoted is freed before V8's own limit for the old generation (a fraction of a ~400 MB heap at a
- * million accounts, i.e. +50 to +150 MB of RSS, measured) is reached. `gc` is exposed at run time (the flag,
- * then the function from a fresh context) rather than by starting node with --expose-gc. Returns its milliseconds.
- */
-let gcFunction: (() => void) | null = null;
-function collectGarbage(): number {
-  const started = performance.now();
-  if (!gcFunction) {
-    setFlagsFromString('--expose-gc');
-    gcFunction = runInNewContext('gc') as () => void;
-  }
-  gcFunction();
-  return Math.round(performance.now() - started);
 }
 
 /** The process's memory figures in MB (process.memoryUsage). */
