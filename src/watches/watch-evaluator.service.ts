@@ -2,12 +2,12 @@ import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { Inject } from '@nestjs/common';
-import { mergeMap, Observable, Subscription } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { UpdateProgressService } from '../account-records/progress/update-progress.service';
 import { ActivityRecorder } from '../activity/activity-recorder';
 import { publicBadgeId } from '../badges/badge-catalog.service';
 import { JsonLogger } from '../common/logging/json-logger';
+import { FactConsumer } from '../common/redis/fact-consumer';
 import { RedisChannel } from '../common/redis/redis-channel';
 import { REDIS } from '../common/redis/redis.module';
 import { MarketPriceTick } from '../pricing/dto/market-price-tick.dto';
@@ -16,9 +16,6 @@ import { AccountRankReader } from '../ranks/account-rank-reader.service';
 import { AccountWatchEntity } from './entities/account-watch.entity';
 import { WATCH_COLUMNS, WatchDelivery } from './watch-delivery';
 import { ANY_FRIEND_PREFIX, friendTarget, priceTarget, rankMet, rankTarget } from './watch-targets';
-
-/** Facts handled at once per channel; more wait in the subscription's buffer. */
-const PARALLEL_FACTS = 4;
 
 /** The account channel's messages this listens for (UpdateProgressService publishes them). */
 interface AccountMessage {
@@ -38,7 +35,7 @@ interface AccountMessage {
 @Injectable()
 export class WatchEvaluator implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new JsonLogger('WatchEvaluator');
-  private readonly subscriptions: Subscription[] = [];
+  private readonly facts = new FactConsumer(this.logger, 'could not evaluate watches');
   private readonly accountChannel: RedisChannel<AccountMessage>;
 
   constructor(
@@ -54,31 +51,15 @@ export class WatchEvaluator implements OnApplicationBootstrap, BeforeApplication
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.consume('pricing', this.prices.stream(), (tick) => this.onPrice(tick));
-    this.consume('account', this.accountChannel.listen(), (message) => this.onAccount(message));
-    this.consume('activity', this.activity.channel.listen(), (message) => this.onActivity(message.ids));
+    this.facts.consume('pricing', this.prices.stream(), (tick) => this.onPrice(tick));
+    this.facts.consume('account', this.accountChannel.listen(), (message) => this.onAccount(message));
+    this.facts.consume('activity', this.activity.channel.listen(), (message) => this.onActivity(message.ids));
     await Promise.all([this.accountChannel.ready(), this.activity.channel.ready()]);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.facts.stop();
     await this.accountChannel.close();
-  }
-
-  private consume<T>(channel: string, messages: Observable<T>, handle: (message: T) => Promise<void>): void {
-    this.subscriptions.push(
-      messages
-        .pipe(
-          mergeMap(
-            (message) =>
-              handle(message).catch((error: unknown) =>
-                this.logger.error({ msg: 'could not evaluate watches', channel, error: String(error) }),
-              ),
-            PARALLEL_FACTS,
-          ),
-        )
-        .subscribe(),
-    );
   }
 
   /** A set whose price changed. A set price of 0 means no card of it is listed: nothing to buy, so nothing fires. */

@@ -1,12 +1,12 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import Redis from 'ioredis';
 import { randomUUID, createHash } from 'node:crypto';
-import { mergeMap, Observable, Subscription } from 'rxjs';
 import { AccountEventMessage } from '../accounts/events/account-events.service';
 import { UpdateProgressService } from '../account-records/progress/update-progress.service';
 import { ActivityFeedService } from '../activity/activity-feed.service';
 import { ActivityRecorder } from '../activity/activity-recorder';
 import { JsonLogger } from '../common/logging/json-logger';
+import { FactConsumer } from '../common/redis/fact-consumer';
 import { RedisChannel } from '../common/redis/redis-channel';
 import { REDIS, redisKey } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
@@ -15,8 +15,6 @@ import { MaintenanceService } from '../site/maintenance.service';
 import { Audience, WebhookDispatcher } from './webhook-dispatcher.service';
 import { eventId, WebhookEvent } from './webhook-events';
 
-/** Facts handled at once per channel; more wait in the subscription's buffer. */
-const PARALLEL_FACTS = 4;
 /** How long one worker's claim on a maintenance state keeps the other workers from announcing it too. */
 const MAINTENANCE_CLAIM_MS = 10_000;
 
@@ -33,7 +31,7 @@ const MAINTENANCE_CLAIM_MS = 10_000;
 @Injectable()
 export class WebhookEventSource implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new JsonLogger('WebhookEventSource');
-  private readonly subscriptions: Subscription[] = [];
+  private readonly facts = new FactConsumer(this.logger, 'could not turn a fact into webhook deliveries');
   private readonly accountChannel: RedisChannel<AccountEventMessage>;
 
   constructor(
@@ -49,31 +47,15 @@ export class WebhookEventSource implements OnApplicationBootstrap, BeforeApplica
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.consume('account', this.accountChannel.listen(), (message) => this.onAccount(message));
-    this.consume('activity', this.activity.channel.listen(), (message) => this.onActivity(message.ids));
-    this.consume('site', this.maintenance.changes.listen(), () => this.onMaintenance());
+    this.facts.consume('account', this.accountChannel.listen(), (message) => this.onAccount(message));
+    this.facts.consume('activity', this.activity.channel.listen(), (message) => this.onActivity(message.ids));
+    this.facts.consume('site', this.maintenance.changes.listen(), () => this.onMaintenance());
     await Promise.all([this.accountChannel.ready(), this.activity.channel.ready(), this.maintenance.changes.ready()]);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.facts.stop();
     await this.accountChannel.close();
-  }
-
-  private consume<T>(channel: string, messages: Observable<T>, handle: (message: T) => Promise<void>): void {
-    this.subscriptions.push(
-      messages
-        .pipe(
-          mergeMap(
-            (message) =>
-              handle(message).catch((error: unknown) =>
-                this.logger.error({ msg: 'could not turn a fact into webhook deliveries', channel, error: String(error) }),
-              ),
-            PARALLEL_FACTS,
-          ),
-        )
-        .subscribe(),
-    );
   }
 
   private async onAccount(message: AccountEventMessage): Promise<void> {

@@ -1,13 +1,7 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { AccountSearch } from '../../account-records/dto/account-search.dto';
 import { INT32_MAX } from '../../common/wire/bounds';
-import {
-  V1AccountLeaderboardAppSearch,
-  V1AccountLeaderboardBadgeSearch,
-  V1LeaderboardLocation,
-} from '../../leaderboards/dto/account-leaderboard.dto';
-import { ACCOUNT_BOARDS, AccountBoard } from '../../ranks/account-boards';
+import { V1LeaderboardGetAccountLeaderboardRequestBody } from '../../leaderboards/dto/account-leaderboard.dto';
 import { EXPORT_FORMATS, ExportFormat } from '../export-writer';
 
 /** The sections of `account.export`, in the order they are written (a later section joins this list). */
@@ -38,34 +32,13 @@ export class AccountExportRequestBody extends AccountSearch {
 const rankField = (description: string) =>
   ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, nullable: true, example: 1, description });
 
-// The location items are written as a nullable allOf (as in leaderboard.getAccountLeaderboard).
-@ApiExtraModels(V1LeaderboardLocation)
-export class LeaderboardExportRequestBody {
-  @ApiProperty({ enum: ACCOUNT_BOARDS, example: 'xp' }) leaderboard: AccountBoard;
-
-  @ApiPropertyOptional({
-    type: V1AccountLeaderboardAppSearch,
-    nullable: true,
-    description: 'Required by app_playtime and app_valid_playtime.',
-  })
-  @Type(() => V1AccountLeaderboardAppSearch)
-  app?: V1AccountLeaderboardAppSearch | null;
-
-  @ApiPropertyOptional({ type: V1AccountLeaderboardBadgeSearch, nullable: true, description: 'Required by the badge_* boards.' })
-  @Type(() => V1AccountLeaderboardBadgeSearch)
-  badge?: V1AccountLeaderboardBadgeSearch | null;
-
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { allOf: [{ $ref: getSchemaPath(V1LeaderboardLocation) }], nullable: true },
-    maxItems: 10,
-    nullable: true,
-    description: 'Any of these locations; omit for the global board. Null entries are skipped.',
-  })
-  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.filter((item) => item !== null) : value))
-  @Type(() => V1LeaderboardLocation)
-  location?: (V1LeaderboardLocation | null)[] | null;
-
+/** The board's request fields are `leaderboard.getAccountLeaderboard`'s own (schemas and validation alike), then the range. */
+export class LeaderboardExportRequestBody extends PickType(V1LeaderboardGetAccountLeaderboardRequestBody, [
+  'leaderboard',
+  'app',
+  'badge',
+  'location',
+] as const) {
   @rankField('First position to export (1-based, inclusive); default 1.') start?: number | null;
   @rankField('Last position to export (inclusive); default the end of the board.') end?: number | null;
 
