@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AccountLookupService, AccountSelector } from '../account-records/account-lookup.service';
+import { AccountLookupService, AccountSelector, notTracked } from '../account-records/account-lookup.service';
 import { forbidden, ProblemException } from '../common/problem/problem.exception';
 import { CardQuoteBook } from './card-quote-book';
 import { AccountEntity } from '../account-records/entities/account.entity';
@@ -18,23 +18,31 @@ import {
 } from './dto/crafting-plan.dto';
 
 /**
- * The account's own rows, in one statement and one round trip: the apps of its library, its game badges' levels by app
- * (each a range of the account's keys: the primary keys and ix_account_badges_account_levels, badges by key) and the
- * cards its inventory holds (with their apps: an app of the cards held is planned too). Sets, names and xp come from
- * CardSetBook, quotes from CardQuoteBook: nothing catalogue-sized is read per plan.
+ * The account's plannability and its own rows, in one statement and one round trip by primary key: whether it can be
+ * planned (privacy, inventory privacy, refreshed), then — only then, CASE evaluates lazily — the apps of its library,
+ * its game badges' levels by app (each a range of the account's keys: the primary keys and
+ * ix_account_badges_account_levels, badges by key) and the cards its inventory holds (with their apps: an app of the
+ * cards held is planned too). Sets, names and xp come from CardSetBook, quotes from CardQuoteBook: nothing
+ * catalogue-sized is read per plan.
  */
+const PLANNABLE = `a.privacy <> 'private' AND a.inventory_privacy <> 'private' AND a.updated_at IS NOT NULL`;
 const ACCOUNT_SQL = `
-  SELECT
-    (SELECT json_agg(app_id) FROM account_apps WHERE account_id = $1) AS apps,
-    (SELECT json_agg(json_build_array(l.app_id, l.normal_level, l.foil_level)) FROM (
+  SELECT a.account_id AS "accountId", a.privacy, a.inventory_privacy AS "inventoryPrivacy", a.updated_at AS "updatedAt",
+    CASE WHEN ${PLANNABLE} THEN (SELECT json_agg(app_id) FROM account_apps WHERE account_id = a.account_id) END AS apps,
+    CASE WHEN ${PLANNABLE} THEN (SELECT json_agg(json_build_array(l.app_id, l.normal_level, l.foil_level)) FROM (
        SELECT b.app_id, max(ab.level) FILTER (WHERE NOT b.is_foil) AS normal_level, max(ab.level) FILTER (WHERE b.is_foil) AS foil_level
          FROM account_badges ab JOIN badges b ON b.id = ab.badge_id
-        WHERE ab.account_id = $1 AND b.app_id IS NOT NULL
-        GROUP BY b.app_id) l) AS levels,
-    (SELECT json_agg(json_build_array(app_id, market_hash_name, amount)) FROM inventory_items
-      WHERE account_id = $1 AND app_id IS NOT NULL AND kind IN ('card', 'foil_card')) AS held`;
+        WHERE ab.account_id = a.account_id AND b.app_id IS NOT NULL
+        GROUP BY b.app_id) l) END AS levels,
+    CASE WHEN ${PLANNABLE} THEN (SELECT json_agg(json_build_array(app_id, market_hash_name, amount)) FROM inventory_items
+      WHERE account_id = a.account_id AND app_id IS NOT NULL AND kind IN ('card', 'foil_card')) END AS held
+  FROM accounts a WHERE a.account_id = $1`;
 
 interface AccountRow {
+  accountId: number;
+  privacy: AccountEntity['privacy'];
+  inventoryPrivacy: AccountEntity['inventoryPrivacy'];
+  updatedAt: Date | null;
   apps: number[] | null;
   levels: [number, number | null, number | null][] | null;
   held: [number, string, number][] | null;
@@ -73,8 +81,8 @@ export class CraftingPlanService {
   ) {}
 
   async plan(request: V1AccountGetCraftingPlanRequestBody): Promise<V1AccountGetCraftingPlanResponseBody> {
-    const account = await this.plannable(request);
-    const { all, unknownSets, inputs } = await this.figures(account.accountId);
+    const row = await this.plannable(request);
+    const { all, unknownSets, inputs } = await this.figures(row);
 
     const filters = request.filters ?? {};
     const matching = all.filter(
@@ -109,7 +117,7 @@ export class CraftingPlanService {
       pages: Math.ceil(matching.length / limit),
       totalHits: matching.length,
       pricesUpdatedAt,
-      inventoryUpdatedAt: account.updatedAt!.getTime(),
+      inventoryUpdatedAt: row.updatedAt!.getTime(),
     };
   }
 
@@ -118,31 +126,38 @@ export class CraftingPlanService {
    * `craftingPlan` section of `account.export`. Refused as `plan` refuses (403, 409).
    */
   async allBadges(selector: AccountSelector): Promise<V1CraftingBadge[]> {
-    const account = await this.plannable(selector);
-    const { all, inputs } = await this.figures(account.accountId);
+    const { all, inputs } = await this.figures(await this.plannable(selector));
     sortPlan(all, 'appId', 'asc');
     return all.map((badge) => this.build(badge, inputs));
   }
 
-  /** The account, unless its plan is refused: a private profile or inventory (403), never refreshed (409). */
-  private async plannable(selector: AccountSelector): Promise<AccountEntity> {
-    const account = await this.lookup.findTracked(selector);
-    const { accountId } = account;
-    if (account.privacy === 'private')
+  /**
+   * The account's row, unless its plan is refused: a private profile or inventory (403), never refreshed (409). An
+   * account named by id is read in the one statement; a vanity (or an id of no stored account: the look-up's 404) goes
+   * through the look-up first.
+   */
+  private async plannable(selector: AccountSelector): Promise<AccountRow> {
+    const namedId = this.lookup.namedId(selector);
+    let row = namedId === null ? undefined : await this.accountRow(namedId);
+    if (!row) row = await this.accountRow((await this.lookup.findTracked(selector)).accountId);
+    if (!row) throw notTracked();
+    const { accountId } = row;
+    if (row.privacy === 'private')
       throw forbidden(`The profile of account ${accountId} is private: its inventory cannot be read, so no plan can be made.`);
-    if (account.inventoryPrivacy === 'private')
+    if (row.inventoryPrivacy === 'private')
       throw forbidden(`The inventory of account ${accountId} is private: no plan can be made from the cards it holds.`);
-    if (!account.updatedAt)
+    if (!row.updatedAt)
       throw new ProblemException(409, `Account ${accountId} was not refreshed yet: queue an update (account.queueUpdate), then ask again.`);
-    return account;
+    return row;
   }
 
-  private async figures(accountId: number): Promise<PlanFigures> {
-    const [[row], sets, quotes] = await Promise.all([
-      this.dataSource.query(ACCOUNT_SQL, [accountId]) as Promise<AccountRow[]>,
-      this.sets.current(),
-      this.quoteBook.current(),
-    ]);
+  private async accountRow(accountId: number): Promise<AccountRow | undefined> {
+    const [row] = (await this.dataSource.query(ACCOUNT_SQL, [accountId])) as AccountRow[];
+    return row;
+  }
+
+  private async figures(row: AccountRow): Promise<PlanFigures> {
+    const [sets, quotes] = await Promise.all([this.sets.current(), this.quoteBook.current()]);
     const held = new Map<string, number>();
     const appIds = new Set<number>(row.apps ?? []);
     for (const [appId, name, amount] of row.held ?? []) {
