@@ -236,5 +236,14 @@ describe('account.getCraftingPlan', () => {
     );
     expect((await plan({ id: { accountId: fresh } }, 409)).body.detail).toContain('queue an update');
     await plan({ id: { accountId: 2_000_000_000 } }, 404);
+    await plan({ vanity: { type: 'steam', value: 'nobodyhasthisvanity' } }, 404);
+  });
+
+  it('should plan an account named by its vanity as by its id', async () => {
+    await ctx.dataSource.query(`UPDATE accounts SET platform_vanity = 'planbyvanity' WHERE account_id = $1`, [accountId]);
+    const byId = await plan({ id: { accountId }, limit: 100 });
+    const byVanity = await plan({ vanity: { type: 'steam', value: 'PlanByVanity' }, limit: 100 });
+    expect(byVanity.body).toEqual(byId.body);
+    expect(byId.body.badges.length).toBeGreaterThan(0);
   });
 });
