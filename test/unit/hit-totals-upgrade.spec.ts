@@ -1,9 +1,10 @@
 import Redis from 'ioredis';
+import { REDIS_URL } from '../support/stores';
 import { TrendingCounter } from '../../src/common/redis/trending-counter';
 
 /** Hit totals an earlier version kept in sorted sets are moved into the hashes the counters read now. */
 describe('TrendingCounter.moveLegacyHits', () => {
-  const redis = new Redis({ host: '127.0.0.1', port: 6379 });
+  const redis = new Redis(REDIS_URL);
   const prefix = `test:hit-totals:${process.pid}:${Date.now()}`;
   const now = new Date();
   const day = `d${now.toISOString().slice(0, 10)}`;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import Redis from 'ioredis';
+import { REDIS_URL } from '../support/stores';
 import { ApiKeyUsageService } from '../../src/auth/api-key-usage.service';
 import { RateDecision, RateLimiter, RateSubject } from '../../src/auth/rate-limit/rate-limiter.service';
 import { AppConfig } from '../../src/config/app-config';
@@ -12,7 +13,7 @@ const LIMITS = { apiKey: 4, session: 3, anonymous: 2, failedCredentials: 2, wind
  * time in that order (concurrent requests have no order of their own; within a subject and guard, arrival order).
  */
 describe('RateLimiter takes of one turn', () => {
-  const redis = new Redis({ host: '127.0.0.1', port: 6379 });
+  const redis = new Redis(REDIS_URL);
   const root = `test:rate-batches:${process.pid}:${Date.now()}`;
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { MessageEvent } from '@nestjs/common';
 import Redis from 'ioredis';
+import { REDIS_URL } from '../support/stores';
 import { EMPTY, Observable } from 'rxjs';
 import { RedisChannel } from 'src/common/redis/redis-channel';
 import { ReplayLog } from 'src/common/replay/replay-log';
@@ -10,7 +11,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A resumable stream over a real Redis log, whose heartbeats count their subscriptions. */
 describe('openResumableStream', () => {
-  const redis = new Redis({ host: '127.0.0.1', port: 6379 });
+  const redis = new Redis(REDIS_URL);
   const root = `test:resumable-stream:${process.pid}:${Date.now()}`;
   const tail = new ReplayTail(new ReplayLog(redis, `${root}:log`, { maxLen: 100 }), new RedisChannel(redis, `${root}:events`));
   const beats = { subscribed: 0, active: 0 };

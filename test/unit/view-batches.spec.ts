@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import Redis from 'ioredis';
+import { REDIS_URL } from '../support/stores';
 import { ViewHit, ViewTrends } from '../../src/accounts/views/view-trends';
 import { WriteBehind } from '../../src/common/batching/write-behind';
 import { TrendingCounter } from '../../src/common/redis/trending-counter';
@@ -62,7 +63,7 @@ describe('WriteBehind', () => {
  * a ranking of a bucket gains each new visitor of that bucket and of the one before it.
  */
 describe('ViewTrends.hitMany', () => {
-  const redis = new Redis({ host: '127.0.0.1', port: 6379 });
+  const redis = new Redis(REDIS_URL);
   const root = `test:view-batches:${process.pid}:${Date.now()}`;
   // 22:30 UTC: the hits' 20-minute slots cross hours and a day.
   const BASE = Date.UTC(2026, 0, 1, 22, 30);

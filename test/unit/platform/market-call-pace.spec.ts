@@ -1,10 +1,11 @@
 import Redis from 'ioredis';
+import { REDIS_URL } from '../../support/stores';
 import { MarketCallPace } from 'src/platform/client/call-budget';
 import { PlatformMarketBusyError } from 'src/platform/client/platform-client';
 
 describe('MarketCallPace', () => {
-  const redis = new Redis({ host: '127.0.0.1', port: 6379 });
-  const other = new Redis({ host: '127.0.0.1', port: 6379 });
+  const redis = new Redis(REDIS_URL);
+  const other = new Redis(REDIS_URL);
   const root = `test:market-pace:${process.pid}:${Date.now()}`;
   let n = 0;
   const key = (): string => `${root}:${++n}`;
