@@ -111,8 +111,8 @@ export class WatchEvaluator implements FeedHandler, OnApplicationBootstrap, Befo
   }
 
   /**
-   * A run's crafts: its `badge_crafted` events (ids in the entry's range, by the primary key; the account's row was
-   * locked while they were written, so no other run's events of it lie there). Each fires the waiting friend watches
+   * A run's crafts: its `badge_crafted` events, the account's (`ix_activity_events_account_feed`) with ids in the
+   * entry's range (the account's row was locked while they were written, so no other run's events of it lie there). Each fires the waiting friend watches
    * of its account whose owner it is still a friend of.
    */
   async onCrafts(accountIds: number[], [first, last]: [number, number]): Promise<void> {
