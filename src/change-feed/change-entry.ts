@@ -6,7 +6,8 @@ import { AppConfig } from '../config/app-config';
  * adds its own reader without touching the writers.
  */
 export type ChangeKind =
-  | 'update-run' // an update run committed: the account's rows (its card, friends, ranks)
+  | 'update-run' // an update run committed: the account's rows (its card, friends, ranks); `payload.runId`, and
+  //                `payload.activityIds` [first, last]: the ids of the activity events it recorded lie in that range
   | 'donation' // added to the account's `donated` (its card)
   | 'role' // granted or revoked (its card)
   | 'account-added' // an account row created (a lookup, the CLI, a first sign-in)
@@ -15,6 +16,9 @@ export type ChangeKind =
   | 'api-key-revoked' // `payload.keyId`
   | 'session-revoked' // `payload.sessionId`
   | 'rows-changed' // the accounts' rows written outside the service's writers (by hand, a repair)
+  // The pricing job stored an app's set prices that changed (AppPricer.store): `payload` is a SetPricesChange. No
+  // projection reads it; the watches' durable consumer fires set price watches from it.
+  | 'set-prices'
   | 'pruned'; // the pruner deleted every entry with `xid <= payload.through` (change-feed-pruner.ts)
 
 /** An entry as a writer records it. */
@@ -22,6 +26,12 @@ export interface NewChange {
   kind: ChangeKind;
   accountIds?: number[];
   payload?: Record<string, unknown>;
+}
+
+/** The payload of a `set-prices` entry: the app and each of its sets whose figures changed, with its set price (cents). */
+export interface SetPricesChange {
+  appId: number;
+  sets: { badgeType: string; setPrice: number }[];
 }
 
 /** An entry as the follower reads it. `xid` is the recording transaction's id; (xid, id) is its place in the feed. */

@@ -8,23 +8,14 @@ import { RedisChannel } from '../common/redis/redis-channel';
 import { REDIS } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { ChangeKind, FeedEntry, Nudge, nudgeChannel } from './change-entry';
-import { FeedCursor, FeedRead } from './feed-cursor';
+import { FeedEntry, Nudge, nudgeChannel } from './change-entry';
+import { FeedCursor } from './feed-cursor';
+import { FeedReader } from './feed-reader';
 
 /** The truth's pace: one indexed read this often, whether nudged or not. */
 export const POLL_MS = 1_000;
-/** Entries read at most per poll; a full batch is followed by the next at once. */
-const BATCH = 1_000;
 /** A failed load (PostgreSQL away) is tried again this much later. */
 const RETRY_LOAD_MS = 10_000;
-
-const HORIZON = 'txid_snapshot_xmin(txid_current_snapshot())';
-const READ_SQL = `WITH h AS (SELECT ${HORIZON} AS horizon)
-SELECT h.horizon::text AS horizon, f.id::text AS id, f.xid::text AS xid, f.kind, f.account_ids AS "accountIds", f.payload,
-       (SELECT p.payload->>'through' FROM change_feed p WHERE p.kind = 'pruned' ORDER BY p.xid DESC, p.id DESC LIMIT 1) AS pruned
-  FROM h LEFT JOIN LATERAL (SELECT * FROM change_feed WHERE (xid, id) > ($1::bigint, $2::bigint) ORDER BY xid, id LIMIT ${BATCH}) f ON true`;
-
-type ReadRow = Omit<FeedEntry, 'id' | 'xid'> & { horizon: string; pruned: string | null; id: string | null; xid: string };
 
 /**
  * State kept in a process's memory from PostgreSQL and in step through the feed (ChangeFeedFollower.attach). The
@@ -72,6 +63,7 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
   private readonly logger = new JsonLogger('ChangeFeed');
   private readonly attached = new Map<string, Attached>();
   private readonly nudges: RedisChannel<Nudge>;
+  private readonly reader: FeedReader;
   private listening: Subscription | null = null;
   private cursor: Promise<FeedCursor> | null = null;
   private running = false;
@@ -88,12 +80,9 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
   /** When the last poll that read every entry visible to it began (ms). */
   private syncedAt = 0;
 
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(REDIS) redis: Redis,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
+  constructor(@InjectDataSource() dataSource: DataSource, @Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
     this.nudges = new RedisChannel(redis, nudgeChannel(config));
+    this.reader = new FeedReader(dataSource);
   }
 
   /** Loads the projection and keeps it in step from then on; starts following with the first one. */
@@ -194,7 +183,7 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
     const [nudges, began] = [this.heard, Date.now()];
     try {
       const cursor = await this.currentCursor();
-      const read = await this.read(cursor);
+      const read = await this.reader.read(cursor.position);
       const step = cursor.step(read);
       if (step.gone) {
         this.logger.warn({ msg: 'the change feed was pruned past this process: its projections reload', position: cursor.position });
@@ -229,21 +218,10 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
   /** The cursor, taken from a snapshot before any projection's first load began (see `load`). */
   private currentCursor(): Promise<FeedCursor> {
     if (!this.cursor) {
-      this.cursor = this.dataSource
-        .query<{ horizon: string }[]>(`SELECT ${HORIZON}::text AS horizon`)
-        .then(([row]) => FeedCursor.at(Number(row.horizon)));
+      this.cursor = this.reader.horizon().then((horizon) => FeedCursor.at(horizon));
       this.cursor.catch(() => (this.cursor = null));
     }
     return this.cursor;
-  }
-
-  private async read(cursor: FeedCursor): Promise<FeedRead> {
-    const rows = await this.dataSource.query<ReadRow[]>(READ_SQL, [cursor.position.xid, cursor.position.id]);
-    const entries = rows
-      .filter((row) => row.id !== null)
-      .map((row) => ({ ...row, id: Number(row.id), xid: Number(row.xid), kind: row.kind as ChangeKind }));
-    const { horizon, pruned } = rows[0];
-    return { entries, horizon: Number(horizon), truncated: entries.length === BATCH, pruned: pruned === null ? null : Number(pruned) };
   }
 
   /** Loads a projection in full, one load at a time; the entries read meanwhile are applied before it goes live. */

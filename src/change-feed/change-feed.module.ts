@@ -12,6 +12,9 @@
  *   share that position (one read serves them all; one loading gets the entries read meanwhile once loaded). Order
  *   without skips: positions are (transaction id, id), an entry is final once its transaction id is below the read's
  *   snapshot horizon (feed-cursor.ts). A process starting loads each projection in full.
+ * - **Durable consumers** (consumer/durable-feed-consumer.ts): readers that act on each entry once (the watches) and
+ *   so cannot reload; their position is stored in PostgreSQL and one worker process consumes at a time. Both kinds
+ *   of reader share the read (feed-reader.ts) and the ordering (feed-cursor.ts).
  * - **Retention**: the worker's `ChangeFeedPruner` deletes entries after RETENTION_MS and says so in the feed; a
  *   follower the pruning passed reloads its projections in full.
  *

@@ -1,4 +1,5 @@
 import { ChangeFeedEntity } from '../change-feed/change-feed.entity';
+import { FeedConsumerPositionEntity } from '../change-feed/consumer/feed-consumer-position.entity';
 import { AccountWatchEntity } from '../watches/entities/account-watch.entity';
 import { ActivityEventEntity } from '../activity/entities/activity-event.entity';
 import { DonationEntity } from '../donations/entities/donation.entity';
@@ -99,6 +100,7 @@ export const ENTITIES = [
   AccountBadgeBookmarkEntity,
   ProfileViewBucketEntity,
   ChangeFeedEntity,
+  FeedConsumerPositionEntity,
   AnalyticsDailyQuantilesEntity,
   AccountWatchEntity,
 ];

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { SetPricesChange } from '../change-feed/change-entry';
+import { ChangeFeed } from '../change-feed/change-feed';
 import { PlatformClient } from '../platform/client/platform-client';
 import type { MarketPrice } from '../platform/client/platform.types';
 import { AppQuotes, appQuotesOf, foilNameOf, storeAppQuotes } from './card-quotes';
@@ -30,6 +32,7 @@ export class AppPricer {
   constructor(
     private readonly platform: PlatformClient,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly feed: ChangeFeed,
   ) {}
 
   async cardNames(appId: number): Promise<string[]> {
@@ -59,14 +62,21 @@ export class AppPricer {
   /**
    * Stores the set figures and the card quotes (`card_market_prices`, cards no longer in the set removed) and marks
    * the app checked, in one transaction; returns the sets whose figures changed (a set seen for the first time
-   * counts as changed).
+   * counts as changed). The changed sets are recorded in the change feed in the same transaction (`set-prices`), so
+   * a consumer of it (the watches) sees every stored change, even one stored while it was not running.
    */
   async store(appId: number, quotes: AppQuotes, at: Date): Promise<SetPrice[]> {
-    return this.dataSource.transaction(async (manager) => {
-      const changed = await storeAppQuotes((sql, parameters) => manager.query(sql, parameters), appId, quotes, at);
+    const changed = await this.dataSource.transaction(async (manager) => {
+      const sets = await storeAppQuotes((sql, parameters) => manager.query(sql, parameters), appId, quotes, at);
       await this.markChecked(appId, at, manager);
-      return changed;
+      if (sets.length) {
+        const payload: SetPricesChange = { appId, sets: sets.map(({ badgeType, setPrice }) => ({ badgeType, setPrice })) };
+        await this.feed.record(manager, { kind: 'set-prices', payload: { ...payload } });
+      }
+      return sets;
     });
+    if (changed.length) await this.feed.nudge();
+    return changed;
   }
 
   async markChecked(appId: number, at: Date, manager = this.dataSource.manager): Promise<void> {

@@ -134,8 +134,11 @@ export class AccountWriter {
       // The stored app rows' playtime, exactly (a duplicated app in the platform's list is stored once).
       const deltas = { ...statsDeltas(before, after, firstUpdate), appPlaytime: apps?.playtime ?? 0 };
       await this.totals.add(manager, accountId, deltas);
-      // What the API processes' copies follow (src/change-feed): the account's card, friends and ranks changed.
-      await this.feed.record(manager, { kind: 'update-run', accountIds: [accountId], payload: { runId } });
+      // What the API processes' copies follow (src/change-feed): the account's card, friends and ranks changed. The
+      // range of the activity ids it recorded lets a feed consumer read the run's events (the watches: its crafts).
+      const ids = activityIds.map(Number);
+      const activity = ids.length ? { activityIds: [Math.min(...ids), Math.max(...ids)] } : {};
+      await this.feed.record(manager, { kind: 'update-run', accountIds: [accountId], payload: { runId, ...activity } });
       return { before, after, firstUpdate, activityIds, nextAllowedTime, finishedAt: now, deltas };
     });
     // The changes' sorted sets (Redis) move once the rows are committed: they are read back from them. A failure

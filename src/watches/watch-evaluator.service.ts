@@ -1,87 +1,94 @@
-import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
-import { Inject } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { UpdateProgressService } from '../account-records/progress/update-progress.service';
-import { ActivityRecorder } from '../activity/activity-recorder';
 import { publicBadgeId } from '../badges/badge-catalog.service';
+import { FeedEntry, SetPricesChange } from '../change-feed/change-entry';
+import { DurableFeedConsumer, FeedHandler } from '../change-feed/consumer/durable-feed-consumer';
 import { JsonLogger } from '../common/logging/json-logger';
-import { FactConsumer } from '../common/redis/fact-consumer';
-import { RedisChannel } from '../common/redis/redis-channel';
 import { REDIS } from '../common/redis/redis.module';
-import { MarketPriceTick } from '../pricing/dto/market-price-tick.dto';
-import { PriceTicks } from '../pricing/price-ticks';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { AccountRankReader } from '../ranks/account-rank-reader.service';
+import { RankEngine } from '../ranks/rank-engine.service';
 import { AccountWatchEntity } from './entities/account-watch.entity';
 import { WATCH_COLUMNS, WatchDelivery } from './watch-delivery';
 import { ANY_FRIEND_PREFIX, friendTarget, priceTarget, rankMet, rankTarget } from './watch-targets';
 
-/** The account channel's messages this listens for (UpdateProgressService publishes them). */
-interface AccountMessage {
-  type: string;
-  accountId: number;
-  status?: string;
-}
+/** Crafts of one run read at most (a run's activity is a few events; the cap bounds a pathological one). */
+const CRAFTS_PER_RUN = 1_000;
 
 /**
- * Evaluates the watches (worker process) on the facts the service already publishes, without touching their
- * publishers: a changed set price (`<prefix>:events:pricing`, after the pricing job's upsert returned the row as
- * changed), a completed update (`<prefix>:events:account`: its ranks were placed before it was announced) and new
- * activity (`<prefix>:events:activity`: a `badge_crafted` of the update). Each fact is an index probe of the waiting
- * watches of its one target (`ix_account_watches_waiting`); most find none. A watch fires in one `UPDATE … WHERE
- * fired_at IS NULL RETURNING`, so however many worker processes hear the fact, one of them fires it, once.
+ * Evaluates the watches (worker process) on the change feed, through a durable consumer
+ * (change-feed/consumer/durable-feed-consumer.ts): a fact committed while no worker runs is handled once one is back.
+ * Two kinds of entry: `set-prices` (the pricing job's changed sets, recorded with the prices) and `update-run` (an
+ * account's committed update: its rank watches, and the `badge_crafted` events it recorded for friend watches). Each
+ * fact is an index probe of the waiting watches of its one target (`ix_account_watches_waiting`); most find none. A
+ * watch fires in one `UPDATE … WHERE fired_at IS NULL RETURNING`, so an entry handled twice (the consumer is at
+ * least once) fires nothing the second time.
  */
 @Injectable()
-export class WatchEvaluator implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WatchEvaluator implements FeedHandler, OnApplicationBootstrap, BeforeApplicationShutdown {
+  readonly name = 'watches';
   private readonly logger = new JsonLogger('WatchEvaluator');
-  private readonly facts = new FactConsumer(this.logger, 'could not evaluate watches');
-  private readonly accountChannel: RedisChannel<AccountMessage>;
+  readonly consumer: DurableFeedConsumer;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly ranks: AccountRankReader,
-    private readonly prices: PriceTicks,
-    private readonly activity: ActivityRecorder,
+    private readonly engine: RankEngine,
     private readonly delivery: WatchDelivery,
-    progress: UpdateProgressService,
     @Inject(REDIS) redis: Redis,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.accountChannel = new RedisChannel(redis, progress.channel);
+    this.consumer = new DurableFeedConsumer(dataSource, redis, config, this);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.facts.consume('pricing', this.prices.stream(), (tick) => this.onPrice(tick));
-    this.facts.consume('account', this.accountChannel.listen(), (message) => this.onAccount(message));
-    this.facts.consume('activity', this.activity.channel.listen(), (message) => this.onActivity(message.ids));
-    await Promise.all([this.accountChannel.ready(), this.activity.channel.ready()]);
+  onApplicationBootstrap(): void {
+    this.consumer.start();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.facts.stop();
-    await this.accountChannel.close();
+  beforeApplicationShutdown(): Promise<void> {
+    return this.consumer.stop();
+  }
+
+  /** The entries in feed order; a failure throws, so the consumer hands the same entries again at its next round. */
+  async handle(entries: readonly FeedEntry[]): Promise<void> {
+    for (const entry of entries) {
+      if (entry.kind === 'set-prices') {
+        const change = entry.payload as unknown as SetPricesChange;
+        for (const set of change.sets) await this.onPrice(change.appId, set.badgeType === 'foil', set.setPrice);
+      } else if (entry.kind === 'update-run') {
+        for (const accountId of entry.accountIds) await this.onUpdated(accountId);
+        const range = entry.payload?.activityIds;
+        if (Array.isArray(range) && range.length === 2) await this.onCrafts(entry.accountIds, range as [number, number]);
+      }
+    }
   }
 
   /** A set whose price changed. A set price of 0 means no card of it is listed: nothing to buy, so nothing fires. */
-  async onPrice(tick: MarketPriceTick): Promise<void> {
-    if (!(tick.setPrice > 0)) return;
+  async onPrice(appId: number, foil: boolean, setPrice: number): Promise<void> {
+    if (!(setPrice > 0)) return;
     await this.fire(
       `UPDATE account_watches SET fired_at = now(), fired = jsonb_build_object('setPrice', $2::int)
         WHERE target = $1 AND fired_at IS NULL AND (params->>'atOrBelowCents')::int >= $2
        RETURNING ${WATCH_COLUMNS}`,
-      [priceTarget(tick.appId, tick.badgeType === 'foil'), tick.setPrice],
+      [priceTarget(appId, foil), setPrice],
     );
   }
 
-  /** A completed update: the account's rank watches, against its global ranks as just placed. */
-  async onAccount(message: AccountMessage): Promise<void> {
-    if (message.type !== 'progress' || message.status !== 'completed') return;
+  /** A committed update: the account's rank watches, against its global ranks as its committed row places it. */
+  async onUpdated(accountId: number): Promise<void> {
     const waiting: AccountWatchEntity[] = await this.dataSource.query(
       `SELECT ${WATCH_COLUMNS} FROM account_watches WHERE target = $1 AND fired_at IS NULL`,
-      [rankTarget(message.accountId)],
+      [rankTarget(accountId)],
     );
     if (!waiting.length) return;
-    const ranks = await this.ranks.accountRanks(message.accountId);
+    // The entry is read as soon as the run commits, before its updater places the account on the boards (Redis), and
+    // after a crash in between it never would: placing it here from its committed row (idempotent) makes the ranks
+    // read next the run's own.
+    await this.engine.place([accountId]);
+    const ranks = await this.ranks.accountRanks(accountId);
     // No ranks at all (the account's rows or its ranks are not there): nothing is known, so nothing crosses.
     if (!ranks) return;
     for (const watch of waiting) {
@@ -103,14 +110,18 @@ export class WatchEvaluator implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  /** New activity: each `badge_crafted` fires the waiting friend watches of its account whose owner it is still a friend of. */
-  async onActivity(ids: string[]): Promise<void> {
+  /**
+   * A run's crafts: its `badge_crafted` events, the account's (`ix_activity_events_account_feed`) with ids in the
+   * entry's range (the account's row was locked while they were written, so no other run's events of it lie there). Each fires the waiting friend watches
+   * of its account whose owner it is still a friend of.
+   */
+  async onCrafts(accountIds: number[], [first, last]: [number, number]): Promise<void> {
     const crafts: { accountId: number; badgeId: number; appId: number; level: number }[] = await this.dataSource.query(
       `SELECT e.account_id AS "accountId", b.id AS "badgeId", b.app_id AS "appId", (e.data->'badge'->>'level')::int AS level
          FROM activity_events e JOIN badges b ON b.id = (e.data->'badge'->>'badgeId')::int
-        WHERE e.id = ANY($1::bigint[]) AND e.event_type = 'badge_crafted'
-        ORDER BY e.id`,
-      [ids.slice(0, 1000)],
+        WHERE e.id BETWEEN $1 AND $2 AND e.account_id = ANY($3::int[]) AND e.event_type = 'badge_crafted'
+        ORDER BY e.id LIMIT ${CRAFTS_PER_RUN}`,
+      [first, last, accountIds],
     );
     for (const craft of crafts) {
       const fired = `fired_at = now(),

@@ -12,8 +12,9 @@
  *   or any friend (`friends:<owner>`, found from the crafter through `ix_account_friends_friend`).
  *
  * A watch fires once: `fired_at` and `fired` (what was seen) are set by one conditional UPDATE in the worker
- * (`WatchEvaluator`, watches-worker.module.ts), which listens to the pricing, account and activity channels; each
- * fact costs one probe of the partial index of waiting watches on its target. A fired watch is sent as a
+ * (`WatchEvaluator`, watches-worker.module.ts), a durable consumer of the change feed (`set-prices` and `update-run`
+ * entries; a fact committed while no worker ran is handled once one is back); each fact costs one probe of the
+ * partial index of waiting watches on its target. A fired watch is sent as a
  * `watch.fired` event of the signed webhooks (to the owner's developer apps' endpoints that asked for it) and as
  * `watch-fired` on the owner's `account.subscribe` stream (`WatchDelivery`). At most WATCHES_PER_ACCOUNT per
  * account, fired ones included, counted under an advisory lock on the account.

@@ -305,7 +305,8 @@ describe('account.findFriendPath', () => {
     const loads = follower.stateOf('friend-graph')!.loads;
     const [a, b] = [1201, 1202];
     for (const id of [a, b]) await ctx.app.get(AccountAdminService).ensureAccount(id);
-    expect(await killSubscribers(ctx.app.get<Redis>(REDIS), nudgeChannel(ctx.config))).toBe(1);
+    // Two subscribers of the nudges: the API's follower and the worker's durable consumer (the watches).
+    expect(await killSubscribers(ctx.app.get<Redis>(REDIS), nudgeChannel(ctx.config))).toBe(2);
     await storeFriends(a, [b], false);
     const deadline = Date.now() + 2_500;
     let found = false;

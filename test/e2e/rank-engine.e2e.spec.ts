@@ -252,7 +252,8 @@ describe('rank engine', () => {
     const follower = ctx.app.get(ChangeFeedFollower);
     await expectReplicaEqualsEngine();
     const loads = follower.stateOf('rank-replica')!.loads;
-    expect(await killSubscribers(redis, nudgeChannel(ctx.config))).toBe(1);
+    // Two subscribers of the nudges: the API's follower and the worker's durable consumer (the watches).
+    expect(await killSubscribers(redis, nudgeChannel(ctx.config))).toBe(2);
     await follower.stop();
     await refresh([3, 4]);
     follower.start();

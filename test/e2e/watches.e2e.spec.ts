@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { InventoryItem } from '../../src/platform/client/platform.types';
+import { WatchEvaluator } from '../../src/watches/watch-evaluator.service';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 import { openSse, SseConnection } from '../support/sse';
 
@@ -312,4 +313,55 @@ describe('watches', () => {
     expect(strangerStream.events.filter((e) => e.event === 'watch-fired')).toEqual([]);
     expect(strangerStream.events.some((e) => e.event === 'heartbeat')).toBe(true);
   }, 120_000);
+
+  it('should fire, once the worker is back, a watch whose fact committed while no watch consumer ran', async () => {
+    // The consumer alone stops (as in a worker that died): updates and pricing go on committing facts meanwhile.
+    await ctx.worker!.get(WatchEvaluator).consumer.stop();
+    const [stopped] = await ctx.dataSource.query(
+      `SELECT xid::bigint AS xid, id::bigint AS id FROM change_feed_consumers WHERE name = 'watches'`,
+    );
+    const universe = ctx.simulator.universe;
+    const watched = [...Array(100).keys()]
+      .map((i) => i + 200)
+      .find((id) => !universe.isPrivate(id) && universe.badges(id, universe.tickAt(ctx.clock.now)).playerXp > 0)!;
+    await ctx.session(watched); // tracked, never updated: unranked
+    const rank = (
+      await call('account.createWatch', session, { kind: 'rank', accountId: watched, leaderboard: 'xp', rank: 1000 }).expect(200)
+    ).body.watch;
+    const [priced] = await ctx.dataSource.query(
+      `SELECT app_id FROM app_market_prices WHERE badge_type = 'normal' AND set_price > 0 ORDER BY app_id DESC LIMIT 1`,
+    );
+    const price = (
+      await call('account.createWatch', session, { kind: 'setPrice', appId: priced.app_id, atOrBelowCents: 2_000_000_000 }).expect(200)
+    ).body.watch;
+    await update(watched);
+    ctx.clock.advance(DAYS_90);
+    // The first normal set price of the app stored after the consumer stopped: the one the watch must fire on.
+    const firstPrice = async () => {
+      const [entry] = await ctx.dataSource.query(
+        `SELECT (s->>'setPrice')::int AS set_price FROM change_feed f, jsonb_array_elements(f.payload->'sets') s
+          WHERE f.kind = 'set-prices' AND (f.xid, f.id) > ($1::bigint, $2::bigint) AND (f.payload->>'appId')::int = $3
+            AND s->>'badgeType' = 'normal' AND (s->>'setPrice')::int > 0
+          ORDER BY f.xid, f.id LIMIT 1`,
+        [stopped.xid, stopped.id, priced.app_id],
+      );
+      return entry;
+    };
+    const expected = await until('a set price stored while the consumer is stopped', firstPrice, 60_000);
+    await sleep(1500);
+    expect(receiver.firedFor(rank.watchId)).toEqual([]);
+    expect(receiver.firedFor(price.watchId)).toEqual([]);
+    expect((await watchRow(rank.watchId)).fired_at).toBeNull();
+    // A new worker process: its consumer goes on from the stored position and handles what it missed.
+    await ctx.stopWorker();
+    await ctx.startWorker();
+    const [history] = await ctx.dataSource.query(
+      `SELECT rank FROM account_rank_history WHERE account_id = $1 AND leaderboard = 'xp' ORDER BY day DESC LIMIT 1`,
+      [watched],
+    );
+    expect(await expectFiredOnce(rank.watchId)).toEqual({ rank: Number(history.rank), previousRank: null });
+    expect(await expectFiredOnce(price.watchId)).toEqual({ setPrice: expected.set_price });
+    await expectStillOnce(rank.watchId);
+    await expectStillOnce(price.watchId);
+  }, 180_000);
 });
