@@ -1,5 +1,4 @@
 import type { Response } from 'express';
-import { once } from 'node:events';
 
 export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -94,11 +93,21 @@ export class ExportWriter {
     else this.res.destroy(error instanceof Error ? error : new Error(String(error)));
   }
 
-  private async drained(): Promise<void> {
-    if (this.closed) return;
-    const ac = new AbortController();
-    // Whichever comes first: the buffer drained, or the client left (then 'drain' never comes).
-    await Promise.race([once(this.res, 'drain', { signal: ac.signal }), once(this.res, 'close', { signal: ac.signal })]).catch(() => {});
-    ac.abort();
+  /**
+   * Whichever comes first: the buffer drained, or the client left (then 'drain' never comes). Two listeners and one
+   * promise (not events.once with an AbortController each): what is allocated while the export waits is what the
+   * young generation may promote.
+   */
+  private drained(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
   }
 }

@@ -19,6 +19,7 @@ import { LeaderboardsModule } from '../leaderboards/leaderboards.module';
 import { RanksModule } from '../ranks/ranks.module';
 import { AccountExportService } from './account-export.service';
 import { ExportLimits } from './export-limits';
+import { ExportWindowReader } from './export-window';
 import { ExportsController } from './exports.controller';
 import { LeaderboardExportService } from './leaderboard-export.service';
 
@@ -34,6 +35,6 @@ import { LeaderboardExportService } from './leaderboard-export.service';
     RanksModule,
   ],
   controllers: [ExportsController],
-  providers: [AccountExportService, LeaderboardExportService, ExportLimits],
+  providers: [AccountExportService, LeaderboardExportService, ExportLimits, ExportWindowReader],
 })
 export class ExportsModule {}

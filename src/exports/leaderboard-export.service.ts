@@ -12,6 +12,7 @@ import { LeaderboardAccountsService } from '../account-records/cards/leaderboard
 import { RankedEntry, RankReader } from '../ranks/rank-reader.service';
 import { LeaderboardExportRequestBody } from './dto/exports.dto';
 import { ExportLimits } from './export-limits';
+import { ExportWindowReader } from './export-window';
 import { ExportWriter, csvCell } from './export-writer';
 
 /** The rows whose cards are read and written at once (see writeBatch). */
@@ -77,6 +78,7 @@ export class LeaderboardExportService {
   constructor(
     private readonly boards: AccountLeaderboardService,
     private readonly ranks: RankReader,
+    private readonly windows: ExportWindowReader,
     private readonly cards: LeaderboardAccountsService,
     private readonly limits: ExportLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -102,7 +104,7 @@ export class LeaderboardExportService {
         const to = Math.min(end, position + batch - 1);
         let entries: RankedEntry[];
         if (position <= board.scored) {
-          entries = await this.ranks.window(board, position, Math.min(to, board.scored));
+          entries = await this.windows.window(board, position, Math.min(to, board.scored));
         } else {
           const limit = to - position + 1;
           // The first batch of the zero tail finds its place by offset (once), the next ones after the last id read.

@@ -87,6 +87,8 @@ export function propertyOf(column: string): string {
 const MAX_ID = 4_294_967_295;
 export const memberOf = (accountId: number): string => String(MAX_ID - accountId).padStart(10, '0');
 export const accountOf = (member: string): number => MAX_ID - Number(member);
+/** accountOf for a member already read as a number (the exports parse members digit by digit). */
+export const accountOfMemberValue = (member: number): number => MAX_ID - member;
 
 /** The SQL form of scope keys (the zero tail is read from PostgreSQL), matched like the keys: lower-cased. */
 export function scopeSql(scopes: string[], offset: number): { where: string; parameters: string[] } {

@@ -115,9 +115,11 @@ export class LeaderboardAccountsService {
   /** Which of the accounts chose to be hidden (`account_settings.hidden`): one primary-key probe per id. */
   async hiddenAmong(accountIds: number[]): Promise<Set<number>> {
     if (!accountIds.length) return new Set();
+    // The ids as one array literal, not a JS array: pg's serializer builds one string per element, and the exports
+    // (a thousand ids a batch) found those promoted to the old generation (docs/performance.md, "Exports").
     const rows: { account_id: number }[] = await this.accounts.query(
-      'SELECT account_id FROM account_settings WHERE hidden AND account_id = ANY($1)',
-      [accountIds],
+      'SELECT account_id FROM account_settings WHERE hidden AND account_id = ANY($1::int[])',
+      [`{${accountIds.join(',')}}`],
     );
     return new Set(rows.map((row) => row.account_id));
   }
