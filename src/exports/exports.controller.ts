@@ -91,7 +91,7 @@ export class ExportsController {
       'An extension of this service, not in the wire reference. Any board `leaderboard.getAccountLeaderboard` reads ' +
       '(`leaderboard`, `app`, `badge`, `location` as there), positions `start`…`end` (default: the whole board), each row ' +
       'as that operation’s `accounts` item; accounts that chose to be hidden are left out (their positions stay taken). ' +
-      'Read `EXPORTS_BATCH` positions at a time (default 1000; CSV at most 200) from the rank engine; a board that moves during the export ' +
+      'Read `EXPORTS_BATCH` positions at a time (default 1000) from the rank engine; a board that moves during the export ' +
       `is read as it stands at each batch. CSV columns: ${LEADERBOARD_EXPORT_COLUMNS.join(', ')}. ${STREAMED}`,
     auth: 'any',
     content: {
