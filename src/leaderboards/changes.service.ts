@@ -69,10 +69,9 @@ export class ChangesService {
     // account last moved comes with them (a mover's latest update is its latest completed run: `updated_at`). A
     // snapshot left out who was hidden when it was computed; one who chose to hide since is left out here.
     const ids = rows.map((row) => row.accountId);
-    const [{ cards, updated }, hidden] = await Promise.all([
-      this.accounts.rawByIdsWithUpdated(ids),
-      live ? new Set<number>() : this.accounts.hiddenAmong(ids),
-    ]);
+    const { cards, updated, hidden } = live
+      ? { ...(await this.accounts.rawByIdsWithUpdated(ids)), hidden: new Set<number>() }
+      : await this.accounts.rawByIdsWithUpdatedAndHidden(ids);
     return holdRawJson({
       changes: rows
         .filter((row) => !hidden.has(row.accountId))

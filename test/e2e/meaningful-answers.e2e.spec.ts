@@ -530,6 +530,25 @@ describe('answers that mean what they say', () => {
     for (const change of got) expect(change.rankDelta).toBe((change.oldRank as number) - (change.newRank as number));
   });
 
+  it('should leave out of the changes from a snapshot an account hidden since it was computed', async () => {
+    // By rank: a page of a snapshot, which left out who was hidden when it was computed (seconds ago, still fresh).
+    const body = { leaderboard: 'xp', window: '24h', metric: 'rank', direction: 'declines', limit: 100 };
+    const listed = async () =>
+      ((await post('leaderboard.getChanges', body).expect(200)).body.changes as { accountId: number }[]).map((c) => c.accountId);
+    const before = await listed();
+    expect(before.length).toBeGreaterThan(1);
+    const hider = before[0];
+    await ctx.dataSource.query(
+      `INSERT INTO account_settings (account_id, email, hidden) VALUES ($1, $2, true) ON CONFLICT (account_id) DO UPDATE SET hidden = true`,
+      [hider, `hidden-${hider}@users.invalid`],
+    );
+    try {
+      expect(await listed()).toEqual(before.filter((accountId) => accountId !== hider));
+    } finally {
+      await ctx.dataSource.query('UPDATE account_settings SET hidden = false WHERE account_id = $1', [hider]);
+    }
+  });
+
   it('should show a score of 0 as unranked in the changes, and entering the board as a climb', async () => {
     // An account without a foil badge whose next refresh finds one (the simulator's truth, a year after the last ones).
     const universe = ctx.simulator.universe;
