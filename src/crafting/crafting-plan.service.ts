@@ -21,7 +21,8 @@ import {
  * The account's plannability and its own rows, in one statement and one round trip by primary key: whether it can be
  * planned (privacy, inventory privacy, refreshed), then — only then, CASE evaluates lazily — the apps of its library,
  * its game badges' levels by app (each a range of the account's keys: the primary keys and
- * ix_account_badges_account_levels, badges by key) and the cards its inventory holds (with their apps: an app of the
+ * ix_account_badges_account_levels, then each badge by its key: OFFSET 0 keeps the planner from hashing the whole
+ * catalogue of badges per plan, which it chose for a join, estimating hundreds of badges per account) and the cards its inventory holds (with their apps: an app of the
  * cards held is planned too). Sets, names and xp come from CardSetBook, quotes from CardQuoteBook: nothing
  * catalogue-sized is read per plan.
  */
@@ -31,7 +32,7 @@ const ACCOUNT_SQL = `
     CASE WHEN ${PLANNABLE} THEN (SELECT json_agg(app_id) FROM account_apps WHERE account_id = a.account_id) END AS apps,
     CASE WHEN ${PLANNABLE} THEN (SELECT json_agg(json_build_array(l.app_id, l.normal_level, l.foil_level)) FROM (
        SELECT b.app_id, max(ab.level) FILTER (WHERE NOT b.is_foil) AS normal_level, max(ab.level) FILTER (WHERE b.is_foil) AS foil_level
-         FROM account_badges ab JOIN badges b ON b.id = ab.badge_id
+         FROM account_badges ab CROSS JOIN LATERAL (SELECT app_id, is_foil FROM badges WHERE id = ab.badge_id OFFSET 0) b
         WHERE ab.account_id = a.account_id AND b.app_id IS NOT NULL
         GROUP BY b.app_id) l) END AS levels,
     CASE WHEN ${PLANNABLE} THEN (SELECT json_agg(json_build_array(app_id, market_hash_name, amount)) FROM inventory_items
