@@ -18,6 +18,49 @@ const PACKED_WINDOW_LUA = `return table.concat(redis.call('ZREVRANGE', KEYS[1], 
 
 type PackedWindowScript = (key: string, start: number, stop: number) => Promise<string>;
 
+/**
+ * A batch of a board's rows as two columns allocated once per export and refilled batch after batch. A batch lives
+ * across many young-generation collections (its chunks' reads and writes), so whatever it allocated per row was
+ * promoted: its 1,000 `RankedEntry` objects were ~65 bytes a row of the old generation's growth. Entry objects are
+ * made per chunk (`entries`), and die with it.
+ */
+export class ExportBatch {
+  readonly accountIds: Float64Array;
+  readonly scores: Float64Array;
+  /** Rows held (≤ capacity). */
+  length = 0;
+  /** The first row's rank; 0: unranked rows (the zero tail), each of rank 0. */
+  firstRank = 0;
+
+  constructor(readonly capacity: number) {
+    this.accountIds = new Float64Array(capacity);
+    this.scores = new Float64Array(capacity);
+  }
+
+  /** Holds a zero tail's accounts (score 0, unranked). */
+  fillUnranked(accountIds: readonly number[]): void {
+    this.length = Math.min(accountIds.length, this.capacity);
+    this.firstRank = 0;
+    for (let i = 0; i < this.length; i++) {
+      this.accountIds[i] = accountIds[i];
+      this.scores[i] = 0;
+    }
+  }
+
+  /** Rows `from`…`to` (exclusive) as entries. */
+  entries(from: number, to: number): RankedEntry[] {
+    const entries: RankedEntry[] = [];
+    for (let i = from; i < Math.min(to, this.length); i++)
+      entries.push({ accountId: this.accountIds[i], score: this.scores[i], rank: this.firstRank ? this.firstRank + i : 0 });
+    return entries;
+  }
+
+  /** The last row's account id (the zero tail's keyset). */
+  get lastAccountId(): number {
+    return this.accountIds[this.length - 1];
+  }
+}
+
 @Injectable()
 export class ExportWindowReader {
   private readonly script: PackedWindowScript;
@@ -29,21 +72,22 @@ export class ExportWindowReader {
     this.script = script.bind(redis) as PackedWindowScript;
   }
 
-  /** The scored accounts at positions `start`…`end` (1-based, inclusive, within `board.scored`), with their ranks. */
-  async window(board: BoardScope, start: number, end: number): Promise<RankedEntry[]> {
-    return entriesOfPacked(await this.script(board.key, start - 1, end - 1), start);
+  /** Fills `batch` with the scored accounts at positions `start`…`end` (1-based, inclusive, within `board.scored`). */
+  async window(board: BoardScope, start: number, end: number, batch: ExportBatch): Promise<void> {
+    readPacked(await this.script(board.key, start - 1, end - 1), start, batch);
   }
 }
 
-/** The entries of a packed window ("member,score,…"), the first at rank `start`. */
-export function entriesOfPacked(text: string, start: number): RankedEntry[] {
-  const entries: RankedEntry[] = [];
+/** Fills `batch` from a packed window ("member,score,…"), the first row at rank `start`. */
+export function readPacked(text: string, start: number, batch: ExportBatch): void {
+  batch.length = 0;
+  batch.firstRank = start;
   let member = -1;
   let from = 0;
   let value = 0;
   // Scores are integers on every board; anything else in a token (a fraction, an exponent) is read by Number().
   let plain = true;
-  for (let i = 0; i <= text.length; i++) {
+  for (let i = 0; i <= text.length && batch.length < batch.capacity; i++) {
     const code = i < text.length ? text.charCodeAt(i) : 44;
     if (code !== 44) {
       if (code >= 48 && code <= 57) value = value * 10 + (code - 48);
@@ -54,12 +98,13 @@ export function entriesOfPacked(text: string, start: number): RankedEntry[] {
     const number = plain ? value : Number(text.slice(from, i));
     if (member < 0) member = number;
     else {
-      entries.push({ accountId: accountOfMemberValue(member), score: number, rank: start + entries.length });
+      batch.accountIds[batch.length] = accountOfMemberValue(member);
+      batch.scores[batch.length] = number;
+      batch.length++;
       member = -1;
     }
     from = i + 1;
     value = 0;
     plain = true;
   }
-  return entries;
 }

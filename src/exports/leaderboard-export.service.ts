@@ -9,10 +9,10 @@ import { AccountLeaderboardService } from '../leaderboards/account-leaderboard.s
 import { RowExtras } from '../leaderboards/board-page.service';
 import { V1AccountLeaderboardAccount } from '../leaderboards/dto/account-leaderboard.dto';
 import { LeaderboardAccountsService } from '../account-records/cards/leaderboard-accounts.service';
-import { RankedEntry, RankReader } from '../ranks/rank-reader.service';
+import { RankReader } from '../ranks/rank-reader.service';
 import { LeaderboardExportRequestBody } from './dto/exports.dto';
 import { ExportLimits } from './export-limits';
-import { ExportWindowReader } from './export-window';
+import { ExportBatch, ExportWindowReader } from './export-window';
 import { ExportWriter, csvCell } from './export-writer';
 
 /** The rows whose cards are read and written at once (see writeBatch). */
@@ -95,30 +95,30 @@ export class LeaderboardExportService {
     const writer = new ExportWriter(res, request.format ?? 'ndjson', LEADERBOARD_EXPORT_COLUMNS);
     writer.start(`leaderboard-${request.leaderboard}`);
     try {
-      // Positions per batch (EXPORTS_BATCH): one ZREVRANGE (O(log N + batch)) and one probe of the hidden accounts;
-      // the cards are read and written WRITE_ROWS at a time (writeBatch).
-      const batch = this.config.exports.batch;
+      // Positions per batch (EXPORTS_BATCH): one ZREVRANGE (O(log N + batch)) into the batch's two columns; the
+      // hidden accounts, extras and cards are read and written WRITE_ROWS at a time (chunkText).
+      const batch = new ExportBatch(this.config.exports.batch);
       let position = start;
       let lastZero: number | null = null;
       while (position <= end && !writer.aborted) {
-        const to = Math.min(end, position + batch - 1);
-        let entries: RankedEntry[];
-        if (position <= board.scored) {
-          entries = await this.windows.window(board, position, Math.min(to, board.scored));
-        } else {
-          const limit = to - position + 1;
+        const to = Math.min(end, position + batch.capacity - 1);
+        if (position <= board.scored) await this.windows.window(board, position, Math.min(to, board.scored), batch);
+        else {
           // The first batch of the zero tail finds its place by offset (once), the next ones after the last id read.
-          const ids: number[] =
+          batch.fillUnranked(
             lastZero === null
-              ? await this.ranks.zeroTail(board, position - board.scored - 1, limit)
-              : await this.ranks.zeroTailAfter(board, lastZero, limit);
-          entries = ids.map((accountId) => ({ accountId, score: 0, rank: 0 }));
-          if (ids.length) lastZero = ids[ids.length - 1];
+              ? await this.ranks.zeroTail(board, position - board.scored - 1, to - position + 1)
+              : await this.ranks.zeroTailAfter(board, lastZero, to - position + 1),
+          );
+          if (batch.length) lastZero = batch.lastAccountId;
         }
         // The board shrank under the export (a rebuild, accounts removed): it ends where the board does.
-        if (!entries.length) break;
-        await this.writeBatch(writer, entries, principal.accountId, resolved.extras);
-        position += entries.length;
+        if (!batch.length) break;
+        for (let from = 0; from < batch.length && !writer.aborted; from += WRITE_ROWS) {
+          const chunk = await this.chunkText(writer.format, batch, from, principal.accountId, resolved.extras);
+          if (chunk.rows) await writer.writeText(chunk.text, chunk.rows);
+        }
+        position += batch.length;
       }
       this.limits.ended(writer.aborted);
       writer.end();
@@ -132,37 +132,37 @@ export class LeaderboardExportService {
   }
 
   /**
-   * A batch written from the cards' stored JSON texts (LeaderboardAccountsService.rawByIds: the process's card
-   * replica, else PostgreSQL's text), in both formats: the same row as rowsOf builds (`Object.assign({}, card, {rank,
-   * appPlaytime: null}, extras)`, keys in that order) for a fraction of the garbage. NDJSON lines are the texts with
-   * the rank and extras appended, never parsed; a CSV record parses one card's text at a time and writes its cells at
-   * once (no row objects of the whole batch, no PostgreSQL statement of the batch's cards parsed into objects). The
-   * cards are read WRITE_ROWS at a time and each chunk is written joined flat (no concatenation trees), so little of
-   * the batch is alive when
-   * the young generation is collected: what survives two collections is promoted, and promoted garbage is what made
-   * the old generation (and the RSS, which V8 does not hand back at once) grow with the size of the export.
+   * A chunk of a batch (WRITE_ROWS rows) as text, from the cards' stored JSON texts (LeaderboardAccountsService.rawByIds:
+   * the process's card replica, else PostgreSQL's text), in both formats: the same row as rowsOf builds
+   * (`Object.assign({}, card, {rank, appPlaytime: null}, extras)`, keys in that order) for a fraction of the garbage.
+   * NDJSON lines are the texts with the rank and extras appended, never parsed; a CSV record parses one card's text at
+   * a time. Everything a chunk allocates (its entries, cards, hidden set, parts) dies when this returns, before the
+   * caller waits for the socket: what survives two young-generation collections is promoted, and promoted garbage is
+   * what made the old generation (and the RSS, which V8 does not hand back at once) grow with the export's size.
    */
-  private async writeBatch(writer: ExportWriter, entries: RankedEntry[], caller: number, extras: RowExtras): Promise<void> {
-    const [hidden, extra] = await Promise.all([this.cards.hiddenAmong(entries.map((entry) => entry.accountId)), extras(entries)]);
-    const csv = writer.format === 'csv';
-    for (let from = 0; from < entries.length && !writer.aborted; from += WRITE_ROWS) {
-      const chunk = entries.slice(from, from + WRITE_ROWS);
-      // The chunk's texts only: a batch's worth of texts alive at once was most of what the young generation promoted.
-      const cards = await this.cards.rawByIds(chunk.map((entry) => entry.accountId));
-      const parts: string[] = [];
-      for (const entry of chunk) {
-        const card = cards.get(entry.accountId);
-        if (!card || (hidden.has(entry.accountId) && entry.accountId !== caller)) continue;
-        const more = extra(entry);
-        if (csv) parts.push(csvRecord(card.text, entry.rank, more));
-        else
-          parts.push(
-            `${card.text.slice(0, -1)},"rank":${entry.rank},"appPlaytime":${JSON.stringify(more.appPlaytime ?? null)}` +
-              `${more.badgeInfo !== undefined ? `,"badgeInfo":${JSON.stringify(more.badgeInfo)}` : ''}}\n`,
-          );
-      }
-      if (parts.length) await writer.writeText(parts.join(''), parts.length);
+  private async chunkText(
+    format: ExportWriter['format'],
+    batch: ExportBatch,
+    from: number,
+    caller: number,
+    extras: RowExtras,
+  ): Promise<{ text: string; rows: number }> {
+    const entries = batch.entries(from, from + WRITE_ROWS);
+    const ids = entries.map((entry) => entry.accountId);
+    const [hidden, extra, cards] = await Promise.all([this.cards.hiddenAmong(ids), extras(entries), this.cards.rawByIds(ids)]);
+    const parts: string[] = [];
+    for (const entry of entries) {
+      const card = cards.get(entry.accountId);
+      if (!card || (hidden.has(entry.accountId) && entry.accountId !== caller)) continue;
+      const more = extra(entry);
+      if (format === 'csv') parts.push(csvRecord(card.text, entry.rank, more));
+      else
+        parts.push(
+          `${card.text.slice(0, -1)},"rank":${entry.rank},"appPlaytime":${JSON.stringify(more.appPlaytime ?? null)}` +
+            `${more.badgeInfo !== undefined ? `,"badgeInfo":${JSON.stringify(more.badgeInfo)}` : ''}}\n`,
+        );
     }
+    return { text: parts.join(''), rows: parts.length };
   }
 }
 
