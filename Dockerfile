@@ -28,4 +28,5 @@ RUN mkdir -p /app/data/images && chown node:node /app/data/images
 USER node
 # The API; the simulator service listens on 3100.
 EXPOSE 3000 3100
-CMD ["node", "dist/src/main.js"]
+# The API's young generation (src/common/lifecycle/young-generation.ts).
+CMD ["node", "--min-semi-space-size=64", "--max-semi-space-size=64", "dist/src/main.js"]

@@ -2,6 +2,7 @@ import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { exitOnBootFailure } from './boot';
 import { withHugePageMalloc } from './common/lifecycle/huge-pages';
+import { API_V8_FLAGS } from './common/lifecycle/young-generation';
 import { GET_THE_STORES, unreachableStores } from './preflight';
 import { JsonLogger } from './common/logging/json-logger';
 import { processConfig } from './config/config.module';
@@ -21,9 +22,10 @@ const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
 /** A child that ran this long before it died is restarted after the first backoff again, not the doubled one. */
 const STABLE_AFTER_MS = 60_000;
+/** Each child's script and V8 options (the API's young generation: common/lifecycle/young-generation.ts). */
 const CHILDREN = [
-  ['api', 'main.js'],
-  ['worker', 'worker.js'],
+  ['api', 'main.js', API_V8_FLAGS],
+  ['worker', 'worker.js', []],
 ] as const;
 configureLogging({ process: 'start' });
 const logger = new JsonLogger('start');
@@ -47,9 +49,13 @@ function stopAll(signal: NodeJS.Signals): void {
   }, KILL_AFTER_MS).unref();
 }
 
-function startChild(name: string, file: string): void {
+function startChild(name: string, file: string, v8Flags: readonly string[]): void {
   // Both with malloc's huge pages (huge-pages.ts): glibc reads the setting only as a process starts.
-  const child = fork(join(__dirname, file), process.argv.slice(2), { stdio: 'inherit', env: withHugePageMalloc(process.env) });
+  const child = fork(join(__dirname, file), process.argv.slice(2), {
+    stdio: 'inherit',
+    env: withHugePageMalloc(process.env),
+    execArgv: [...process.execArgv, ...v8Flags],
+  });
   const startedAt = Date.now();
   children.set(name, child);
   child.on('exit', (code, signal) => {
@@ -65,14 +71,14 @@ function startChild(name: string, file: string): void {
     logger.error({ msg: 'child exited; restarting it', child: name, code, signal, ranMs, restartInMs: delayMs });
     const timer = setTimeout(() => {
       restarts.delete(timer);
-      if (!stopping) startChild(name, file);
+      if (!stopping) startChild(name, file, v8Flags);
     }, delayMs);
     restarts.add(timer);
   });
 }
 
 function startChildren(): void {
-  for (const [name, file] of CHILDREN) startChild(name, file);
+  for (const [name, file, v8Flags] of CHILDREN) startChild(name, file, v8Flags);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
     process.on(signal, () => stopAll(signal === 'SIGHUP' ? 'SIGTERM' : signal));
 }

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { join, resolve as resolvePath } from 'node:path';
 import { Client } from 'pg';
 import { withHugePageMalloc } from '../../src/common/lifecycle/huge-pages';
+import { API_V8_FLAGS } from '../../src/common/lifecycle/young-generation';
 import { dropDatabase } from '../../src/database/ensure-database';
 import { textFlag } from './harness';
 import { connections, once } from './load';
@@ -83,7 +84,10 @@ export async function startApi(env: NodeJS.ProcessEnv, port: number, onLine?: (l
   // --pauses FILE: the API appends its event-loop delay and GC pauses there every 5 s (pause-monitor.js).
   const pauses = textFlag('pauses');
   const monitor = pauses ? ['-r', join(__dirname, 'pause-monitor.js')] : [];
-  const api = spawn(process.execPath, [...profile, ...monitor, 'dist/src/main.js'], {
+  // As npm start runs it: with the API's V8 options (young-generation.ts), unless API_NODE_FLAGS says otherwise (''
+  // for V8's defaults; side-by-side gives each tree its own).
+  const nodeFlags = env.API_NODE_FLAGS === undefined ? [...API_V8_FLAGS] : env.API_NODE_FLAGS.split(' ').filter(Boolean);
+  const api = spawn(process.execPath, [...nodeFlags, ...profile, ...monitor, 'dist/src/main.js'], {
     cwd: root,
     env: pauses ? { ...env, PAUSE_MONITOR_FILE: resolvePath(pauses) } : env,
     stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'inherit'],

@@ -21,7 +21,8 @@ import { fixtures, readCalls, WARMUP_OFFSET } from './read-calls';
  * the moment's. A tree given its own Redis prefix keeps its own derived state (`--rebuild-derived` rebuilds it with
  * that tree's own code first: a tree of another commit may keep it differently); by default all share the
  * database's name as prefix. Each row gives every tree's p50 / p99 / answers per second and API CPU per answer, and
- * the ratios of each tree against the first. bench:handwritten runs it against variant trees
+ * the ratios of each tree against the first. `API_NODE_FLAGS_<label>` (environment) starts that tree's API with those
+ * Node/V8 options (`API_NODE_FLAGS` for all, api-process.ts). bench:handwritten runs it against variant trees
  * (handwritten.bench.ts). Each API holds up to 20 PostgreSQL connections: on a server with the default 100 shared with
  * other work, three trees at a time is the most that leaves room.
  */
@@ -80,6 +81,9 @@ export async function sideBySide(o: SideBySideOptions): Promise<Record<string, s
       o.trees.map(async (tree): Promise<Serving> => {
         const port = await freePort();
         const env = readApiEnv({ databaseUrl, redisPrefix: tree.redisPrefix ?? o.database, port, seed, accounts: o.accounts });
+        // API_NODE_FLAGS_<label>: Node/V8 options for that tree's API only (a tree measured against itself with them).
+        const nodeFlags = process.env[`API_NODE_FLAGS_${tree.label}`];
+        if (nodeFlags !== undefined) env.API_NODE_FLAGS = nodeFlags;
         if (o.rebuildDerived) {
           const since = Date.now();
           await run('src/cli.ts', ['derived', 'rebuild'], env, tree.root);
