@@ -10,6 +10,8 @@ import { nudgeChannel } from '../../src/change-feed/change-entry';
 import { ChangeFeed } from '../../src/change-feed/change-feed';
 import { ChangeFeedFollower } from '../../src/change-feed/change-feed-follower';
 import { REDIS } from '../../src/common/redis/redis.module';
+import { AppCardSets } from '../../src/pricing/app-card-sets.service';
+import { AppPricer } from '../../src/pricing/app-pricer.service';
 import { writeCatalogue } from '../support/catalogue';
 import { startPipeline, PipelineContext } from '../support/pipeline';
 import { killSubscribers } from '../support/subscribers';
@@ -80,7 +82,8 @@ describe('account.getCraftingPlan', () => {
   };
 
   beforeAll(async () => {
-    ctx = await startPipeline('crafting');
+    // Market calls unpaced: the last test reads a set and its quotes as the pricing job does.
+    ctx = await startPipeline('crafting', { env: { PLATFORM_MARKET_CALLS_PER_MINUTE: '600000' } });
     key = await ctx.apiKey(1);
     await ctx.startWorker();
     const universe = ctx.simulator.universe;
@@ -320,6 +323,31 @@ describe('account.getCraftingPlan', () => {
       const renamed = await plan({ id: { accountId }, filters: { appId: card.appId }, limit: 100 });
       expect((renamed.body.badges as { appName: string }[]).every((b) => b.appName === 'Renamed while deaf')).toBe(true);
       expect(['card-quotes', 'card-sets'].map((name) => follower.stateOf(name)!.loads)).toEqual(loads);
+    });
+
+    it('should plan with the set and quotes the worker’s own writers store (AppCardSets, AppPricer)', async () => {
+      await ctx.startWorker();
+      const worker = ctx.worker!;
+      // The platform's set of the app, then its quotes, as the pricing job reads and stores them.
+      const { hashNames } = await worker.get(AppCardSets).refresh(wholeApp);
+      const pricer = worker.get(AppPricer);
+      const names = await pricer.cardNames(wholeApp);
+      expect(names).toEqual(hashNames);
+      const quotes = await pricer.read(wholeApp, names);
+      await pricer.store(wholeApp, quotes, new Date());
+      const expected = names.map((name) => quotes.cards.find((c) => c.badgeType === 'normal' && c.marketHashName === name)!.lowestPrice);
+      const planned = async () => {
+        const res = await plan({ id: { accountId }, filters: { appId: wholeApp, badgeType: 'normal' } });
+        return (res.body.badges as Badge[])[0].cards.map((card) => [card.marketHashName, card.lowestPrice]);
+      };
+      const started = Date.now();
+      while (JSON.stringify(await planned()) !== JSON.stringify(names.map((name, i) => [name, expected[i]]))) {
+        if (Date.now() - started > 10_000)
+          throw new Error(`not planned from the stored set and quotes: ${JSON.stringify(await planned())}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // The worker nudges through Redis; its entries would be found by the next poll anyway (a second).
+      expect(Date.now() - started).toBeLessThan(2_500);
     });
   });
 });
