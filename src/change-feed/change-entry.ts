@@ -19,6 +19,12 @@ export type ChangeKind =
   // The pricing job stored an app's set prices that changed (AppPricer.store): `payload` is a SetPricesChange. No
   // projection reads it; the watches' durable consumer fires set price watches from it.
   | 'set-prices'
+  // Cards' quotes stored (`card_market_prices`: AppPricer.store, the seed): `payload` is a CatalogueChange. Recorded
+  // on every store, changed or not (each re-read rewrites the quotes' times); the planner's CardQuoteBook follows it.
+  | 'card-prices'
+  // What the planner's CardSetBook holds of an app changed: its set (`app_card_counts` names, or its classes for an
+  // unread set), its name (`apps`); `payload` is a CatalogueChange.
+  | 'card-sets'
   | 'pruned'; // the pruner deleted every entry with `xid <= payload.through` (change-feed-pruner.ts)
 
 /** An entry as a writer records it. */
@@ -32,6 +38,11 @@ export interface NewChange {
 export interface SetPricesChange {
   appId: number;
   sets: { badgeType: string; setPrice: number }[];
+}
+
+/** The payload of a `card-prices` or `card-sets` entry: the apps whose rows changed; no `appIds` (a bulk write): all. */
+export interface CatalogueChange {
+  appIds?: number[];
 }
 
 /** An entry as the follower reads it. `xid` is the recording transaction's id; (xid, id) is its place in the feed. */
@@ -48,6 +59,19 @@ export function accountsOf(entries: readonly FeedEntry[], kinds: (entry: FeedEnt
   const ids = new Set<number>();
   for (const entry of entries) if (kinds(entry)) for (const id of entry.accountIds) ids.add(id);
   return [...ids];
+}
+
+/** The apps named by the entries of `kind`, each once: null when there is none, 'all' when one names no app. */
+export function appsOf(entries: readonly FeedEntry[], kind: ChangeKind): number[] | 'all' | null {
+  let apps: Set<number> | null = null;
+  for (const entry of entries) {
+    if (entry.kind !== kind) continue;
+    const ids = (entry.payload as CatalogueChange | null)?.appIds;
+    if (!Array.isArray(ids)) return 'all';
+    apps ??= new Set();
+    for (const id of ids) apps.add(id);
+  }
+  return apps && [...apps];
 }
 
 /** The pub/sub channel of the nudges (a nudge carries no change, only the accounts to wait for). */

@@ -1,19 +1,17 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
-import { Subscription } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
-import { RedisChannel } from '../common/redis/redis-channel';
 import { REDIS } from '../common/redis/redis.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { FeedEntry, Nudge, nudgeChannel } from './change-entry';
+import { FeedEntry, Nudge } from './change-entry';
 import { FeedCursor } from './feed-cursor';
+import { FeedPollLoop } from './feed-poll-loop';
 import { FeedReader } from './feed-reader';
 
-/** The truth's pace: one indexed read this often, whether nudged or not. */
-export const POLL_MS = 1_000;
+export { POLL_MS } from './feed-poll-loop';
 /** A failed load (PostgreSQL away) is tried again this much later. */
 const RETRY_LOAD_MS = 10_000;
 
@@ -62,14 +60,9 @@ interface Attached {
 export class ChangeFeedFollower implements OnApplicationShutdown {
   private readonly logger = new JsonLogger('ChangeFeed');
   private readonly attached = new Map<string, Attached>();
-  private readonly nudges: RedisChannel<Nudge>;
+  private readonly loop: FeedPollLoop;
   private readonly reader: FeedReader;
-  private listening: Subscription | null = null;
   private cursor: Promise<FeedCursor> | null = null;
-  private running = false;
-  private timer: NodeJS.Timeout | null = null;
-  private polling: Promise<void> | null = null;
-  private pollAgain = false;
   private failing = false;
   /** Nudges heard, and how many of them the last completed poll began after. */
   private heard = 0;
@@ -81,8 +74,17 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
   private syncedAt = 0;
 
   constructor(@InjectDataSource() dataSource: DataSource, @Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
-    this.nudges = new RedisChannel(redis, nudgeChannel(config));
+    this.loop = new FeedPollLoop(
+      redis,
+      config,
+      () => this.round(),
+      (nudge) => this.nudged(nudge),
+    );
     this.reader = new FeedReader(dataSource);
+  }
+
+  private get running(): boolean {
+    return this.loop.running;
   }
 
   /** Loads the projection and keeps it in step from then on; starts following with the first one. */
@@ -95,20 +97,12 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
 
   /** Follows the feed (again) from the position held: what committed while stopped is applied at the first poll. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.timer = setInterval(() => void this.poll(), POLL_MS).unref();
-    this.listening = this.nudges.listen().subscribe((nudge) => this.nudged(nudge));
-    void this.poll();
+    this.loop.start();
   }
 
   /** Stops reading (shutdown; tests make the projections miss changes so); the position is kept. */
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearInterval(this.timer);
-    this.listening?.unsubscribe();
-    await this.nudges.close();
-    await this.polling;
+    await this.loop.stop();
     for (const waiter of this.waiters.splice(0)) waiter.resolve();
   }
 
@@ -121,7 +115,7 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
     if (!this.running) return;
     this.heard++;
     for (const id of Array.isArray(nudge?.accountIds) ? nudge.accountIds : []) this.pendingAccounts.set(id, this.heard);
-    void this.poll();
+    void this.loop.poll();
   }
 
   /** Resolves once every change nudged before this call is applied (or the poll that would apply it failed). */
@@ -164,23 +158,10 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
     return attached && { live: attached.live, loads: attached.loads };
   }
 
-  /** One poll at a time; one asked for meanwhile runs right after (its changes may have committed after the read). */
-  private poll(): Promise<void> {
-    if (!this.running) return Promise.resolve();
-    if (this.polling) {
-      this.pollAgain = true;
-      return this.polling;
-    }
-    this.polling = this.round().finally(() => {
-      const again = this.pollAgain;
-      [this.polling, this.pollAgain] = [null, false];
-      if (again) void this.poll();
-    });
-    return this.polling;
-  }
-
-  private async round(): Promise<void> {
+  /** One poll (FeedPollLoop runs one at a time); true when it did not read every entry there was. */
+  private async round(): Promise<boolean> {
     const [nudges, began] = [this.heard, Date.now()];
+    let more = false;
     try {
       const cursor = await this.currentCursor();
       const read = await this.reader.read(cursor.position);
@@ -195,7 +176,7 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
           else if (attached.live && (await attached.projection.apply(step.apply)) === 'reload') this.reload(attached);
         }
         this.cursor = Promise.resolve(step.next);
-        this.pollAgain ||= !step.complete;
+        more = !step.complete;
         if (step.complete) {
           this.syncedAt = began;
           this.covered = Math.max(this.covered, nudges);
@@ -213,6 +194,7 @@ export class ChangeFeedFollower implements OnApplicationShutdown {
       if (waiter.after <= nudges) waiter.resolve();
       else this.waiters.push(waiter);
     }
+    return more;
   }
 
   /** The cursor, taken from a snapshot before any projection's first load began (see `load`). */

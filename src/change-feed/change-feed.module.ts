@@ -3,7 +3,8 @@
  *
  * One durable, ordered log of every committed change that state outside its own rows depends on: the in-process
  * copies each HTTP process keeps (the rank replica, the card replica, the friend graph, the credentials its key cache
- * and streams trust) and, later, any other derived state. Each is a *projection* of PostgreSQL kept in step by it.
+ * and streams trust, the planner's card quotes and sets) and, later, any other derived state. Each is a *projection*
+ * of PostgreSQL kept in step by it.
  *
  * - **Writers** (`ChangeFeed.record`) insert an entry (`change_feed`: kind, account ids, payload) with the change's
  *   own EntityManager, so the entry commits if and only if the change does; after the commit they `nudge`.

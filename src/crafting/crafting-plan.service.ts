@@ -65,7 +65,7 @@ interface PlanFigures {
  * copies, or missing; the levels the cards held make now; and what the missing cards cost, each at its own lowest
  * sell listing (`card_market_prices`, the pricing job's quotes, held in process by CardQuoteBook), not at the set's
  * average. Work is one account's rows: one statement of three ranges of the account's keys, whatever the population;
- * the sets come from CardSetBook (at most ~60 s old), the quotes from CardQuoteBook. Every badge's figures are computed
+ * the sets come from CardSetBook, the quotes from CardQuoteBook (both in step with the change feed: ~1 s behind). Every badge's figures are computed
  * for sorting, filters and totals without building its cards; the cards are built for the page's badges only (as
  * `planBadge`, the reference, builds them: the unit spec compares the two). A private profile or inventory is refused
  * (403): the cards kept from before it turned private would plan from a stale inventory.

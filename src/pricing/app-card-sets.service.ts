@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { CatalogueChange } from '../change-feed/change-entry';
+import { ChangeFeed } from '../change-feed/change-feed';
 import { JsonLogger } from '../common/logging/json-logger';
 import { PlatformClient } from '../platform/client/platform-client';
 import { PlatformHttpError } from '../platform/client/platform.errors';
@@ -47,6 +49,7 @@ export class AppCardSets {
   constructor(
     private readonly platform: PlatformClient,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly feed: ChangeFeed,
   ) {}
 
   /** Reads the due sets, at most `limit`; returns how many were read. A market that is away ends the batch. */
@@ -59,7 +62,8 @@ export class AppCardSets {
         await this.refresh(appId, signal);
         read++;
       } catch (error) {
-        // A 4xx is about this app and will not change soon: mark it read (an empty set) so the walk moves on.
+        // A 4xx is about this app and will not change soon: mark it read (an empty set) so the walk moves on. Only
+        // the time is written: nothing a planner holds (CardSetBook), so nothing is recorded in the change feed.
         if (!(error instanceof PlatformHttpError)) throw error;
         this.logger.warn({ msg: 'card set not read', appId, error: error.message });
         await this.dataSource.query(
@@ -72,10 +76,18 @@ export class AppCardSets {
     return read;
   }
 
-  /** Reads one app's set from the platform and stores it. An app the market lists no card of has a set of 0. */
+  /**
+   * Reads one app's set from the platform and stores it. An app the market lists no card of has a set of 0. The store
+   * is recorded in the change feed in its transaction (`card-sets`): the planners' CardSetBook reads the set again.
+   */
   async refresh(appId: number, signal?: AbortSignal): Promise<{ cards: number; hashNames: string[] }> {
     const set = await this.platform.getAppCardSet(appId, false, signal);
-    await this.dataSource.query(STORE, [appId, set.cards, set.hashNames, new Date()]);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(STORE, [appId, set.cards, set.hashNames, new Date()]);
+      const change: CatalogueChange = { appIds: [appId] };
+      await this.feed.record(manager, { kind: 'card-sets', payload: { ...change } });
+    });
+    await this.feed.nudge();
     return set;
   }
 }

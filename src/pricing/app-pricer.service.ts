@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SetPricesChange } from '../change-feed/change-entry';
+import { CatalogueChange, SetPricesChange } from '../change-feed/change-entry';
 import { ChangeFeed } from '../change-feed/change-feed';
 import { PlatformClient } from '../platform/client/platform-client';
 import type { MarketPrice } from '../platform/client/platform.types';
@@ -63,7 +63,9 @@ export class AppPricer {
    * Stores the set figures and the card quotes (`card_market_prices`, cards no longer in the set removed) and marks
    * the app checked, in one transaction; returns the sets whose figures changed (a set seen for the first time
    * counts as changed). The changed sets are recorded in the change feed in the same transaction (`set-prices`), so
-   * a consumer of it (the watches) sees every stored change, even one stored while it was not running.
+   * a consumer of it (the watches) sees every stored change, even one stored while it was not running; and so is
+   * every store of the cards' quotes (`card-prices`: each store rewrites them), which the planners' CardQuoteBook
+   * follows.
    */
   async store(appId: number, quotes: AppQuotes, at: Date): Promise<SetPrice[]> {
     const changed = await this.dataSource.transaction(async (manager) => {
@@ -73,9 +75,11 @@ export class AppPricer {
         const payload: SetPricesChange = { appId, sets: sets.map(({ badgeType, setPrice }) => ({ badgeType, setPrice })) };
         await this.feed.record(manager, { kind: 'set-prices', payload: { ...payload } });
       }
+      const cards: CatalogueChange = { appIds: [appId] };
+      await this.feed.record(manager, { kind: 'card-prices', payload: { ...cards } });
       return sets;
     });
-    if (changed.length) await this.feed.nudge();
+    await this.feed.nudge();
     return changed;
   }
 

@@ -172,17 +172,26 @@ export class AccountWriter {
     return { ...fields, ...overriddenLocation(override.code, override.name) };
   }
 
+  /**
+   * The apps' rows, written only when new or changed. The apps written are recorded in the change feed (`card-sets`:
+   * the planners' CardSetBook holds their names) by the same statement, so the entry commits with them without a
+   * transaction or a round trip more; most updates write none, and then record nothing.
+   */
   private async upsertApps(snapshot: PlatformSnapshot): Promise<void> {
     const apps = catalogueApps(snapshot);
     if (!apps.size) return;
     const ids = [...apps.keys()].sort((a, b) => a - b);
     await this.dataSource.query(
-      `INSERT INTO apps (app_id, name, icon)
-       SELECT * FROM unnest($1::int[], $2::text[], $3::text[])
-       ON CONFLICT (app_id) DO UPDATE
-         SET name = CASE WHEN EXCLUDED.name <> '' THEN EXCLUDED.name ELSE apps.name END,
-             icon = CASE WHEN EXCLUDED.icon <> '' THEN EXCLUDED.icon ELSE apps.icon END
-         WHERE (EXCLUDED.name <> '' AND EXCLUDED.name <> apps.name) OR (EXCLUDED.icon <> '' AND EXCLUDED.icon <> apps.icon)`,
+      `WITH written AS (
+         INSERT INTO apps (app_id, name, icon)
+         SELECT * FROM unnest($1::int[], $2::text[], $3::text[])
+         ON CONFLICT (app_id) DO UPDATE
+           SET name = CASE WHEN EXCLUDED.name <> '' THEN EXCLUDED.name ELSE apps.name END,
+               icon = CASE WHEN EXCLUDED.icon <> '' THEN EXCLUDED.icon ELSE apps.icon END
+           WHERE (EXCLUDED.name <> '' AND EXCLUDED.name <> apps.name) OR (EXCLUDED.icon <> '' AND EXCLUDED.icon <> apps.icon)
+         RETURNING app_id)
+       INSERT INTO change_feed (kind, payload)
+       SELECT 'card-sets', jsonb_build_object('appIds', jsonb_agg(app_id)) FROM written HAVING count(*) > 0`,
       [ids, ids.map((id) => apps.get(id)!.name ?? ''), ids.map((id) => apps.get(id)!.icon ?? '')],
     );
   }

@@ -47,6 +47,9 @@ export async function seedMarketPrices(client: Client, universe: Universe, now: 
       apps++;
       cards += quotes.cards.length;
     }
+    // A bulk write, recorded in the change feed with it as naming no app: a running API's planner books read every
+    // quote and set again (CardQuoteBook, CardSetBook).
+    await client.query(`INSERT INTO change_feed (kind) VALUES ('card-prices'), ('card-sets')`);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');

@@ -197,6 +197,15 @@ describe('card prices and badge.listCheapest', () => {
     expect(sums).toHaveLength(cardApps.length * 2);
     for (const row of sums) expect({ sum: row.sum, unlisted: row.unlisted }).toEqual({ sum: row.set_price, unlisted: row.unlisted_cards });
     expect(rows.some((r) => r.app_id === incomplete && r.badge_type === 'foil' && r.lowest_price === null)).toBe(true);
+    // Each store of an app's quotes is in the change feed, named by an entry of the quotes' own transaction (their
+    // xmin: the low 32 bits of the entry's xid), which the planner's CardQuoteBook follows.
+    const recorded = await q<{ app_id: number; recorded: boolean }>(
+      `SELECT c.app_id, bool_and(EXISTS (SELECT 1 FROM change_feed f WHERE f.kind = 'card-prices'
+                AND f.payload->'appIds' @> to_jsonb(c.app_id) AND f.xid % 4294967296 = c.xmin::text::bigint)) AS recorded
+         FROM card_market_prices c WHERE c.app_id = ANY($1) GROUP BY c.app_id ORDER BY c.app_id`,
+      [cardApps],
+    );
+    expect(recorded).toEqual([...cardApps].sort((a, b) => a - b).map((appId) => ({ app_id: appId, recorded: true })));
   });
 
   it('should list the fully listed sets cheapest first, as a recomputation from the card quotes says', async () => {

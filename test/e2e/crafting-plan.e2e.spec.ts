@@ -1,9 +1,20 @@
 /**
  * account.getCraftingPlan against the real stack: an account refreshed from the simulator, card sets and per-card
  * quotes written in SQL (some sets held whole, some with missing cards, one card never listed), and every figure of the
- * plan compared with a recomputation in SQL from `card_market_prices`, `app_card_counts` and the inventory.
+ * plan compared with a recomputation in SQL from `card_market_prices`, `app_card_counts` and the inventory. The sets
+ * and quotes are held in process (CardSetBook, CardQuoteBook) and follow the change feed: a price written later is
+ * planned with within a poll, by a process that missed the nudge too.
  */
+import Redis from 'ioredis';
+import { nudgeChannel } from '../../src/change-feed/change-entry';
+import { ChangeFeed } from '../../src/change-feed/change-feed';
+import { ChangeFeedFollower } from '../../src/change-feed/change-feed-follower';
+import { REDIS } from '../../src/common/redis/redis.module';
+import { AppCardSets } from '../../src/pricing/app-card-sets.service';
+import { AppPricer } from '../../src/pricing/app-pricer.service';
+import { writeCatalogue } from '../support/catalogue';
 import { startPipeline, PipelineContext } from '../support/pipeline';
+import { killSubscribers } from '../support/subscribers';
 
 /** The plan recomputed in SQL, one row per badge the account can level. */
 const RECOMPUTED = `
@@ -71,7 +82,8 @@ describe('account.getCraftingPlan', () => {
   };
 
   beforeAll(async () => {
-    ctx = await startPipeline('crafting');
+    // Market calls unpaced: the last test reads a set and its quotes as the pricing job does.
+    ctx = await startPipeline('crafting', { env: { PLATFORM_MARKET_CALLS_PER_MINUTE: '600000' } });
     key = await ctx.apiKey(1);
     await ctx.startWorker();
     const universe = ctx.simulator.universe;
@@ -113,29 +125,36 @@ describe('account.getCraftingPlan', () => {
         app_id,
         [1, 2, 3, 4, 5].map((n) => `${app_id}-Card ${n}`),
       );
-    await ctx.dataSource.query('UPDATE app_card_counts SET card_names = NULL, cards = 0');
-    for (const [appId, names] of sets)
-      await ctx.dataSource.query(
-        `INSERT INTO app_card_counts (app_id, cards, card_names, cards_checked_at) VALUES ($1, $2, $3, now())
-         ON CONFLICT (app_id) DO UPDATE SET cards = EXCLUDED.cards, card_names = EXCLUDED.card_names`,
-        [appId, names.length, names],
-      );
-    // Quotes: each card its own price (normal and foil), read at different times; one card never listed.
+    // The API's planner books loaded when it booted: the writes are recorded in the change feed as their writers
+    // record them (every set and quote rewritten: entries naming no app, so the books read everything again).
+    await writeCatalogue(ctx.app, { sets: true }, async (manager) => {
+      await manager.query('UPDATE app_card_counts SET card_names = NULL, cards = 0');
+      for (const [appId, names] of sets)
+        await manager.query(
+          `INSERT INTO app_card_counts (app_id, cards, card_names, cards_checked_at) VALUES ($1, $2, $3, now())
+           ON CONFLICT (app_id) DO UPDATE SET cards = EXCLUDED.cards, card_names = EXCLUDED.card_names`,
+          [appId, names.length, names],
+        );
+    });
+    // Quotes: each card its own price (normal and foil), read at different times; one card never listed. Written in
+    // SQL rather than by AppPricer.store, which gives every card of an app the same time.
     const lastApp = held[held.length - 1].app_id;
     wholeApp = held[0].app_id;
-    await ctx.dataSource.query('DELETE FROM card_market_prices');
-    let n = 0;
-    for (const [appId, names] of sets)
-      for (const name of names)
-        for (const type of ['normal', 'foil'] as const) {
-          n++;
-          const unlisted = appId === lastApp && name === `${appId}-Missing B` && type === 'normal';
-          await ctx.dataSource.query(
-            `INSERT INTO card_market_prices (app_id, badge_type, market_hash_name, lowest_price, buy_price, volume, updated_at)
-             VALUES ($1, $2, $3, $4, $5, 3, date_trunc('milliseconds', now()) - make_interval(mins => $6))`,
-            [appId, type, type === 'foil' ? `${name} (Foil)` : name, unlisted ? null : 3 + ((n * 37) % 200), unlisted ? null : 2, n % 50],
-          );
-        }
+    await writeCatalogue(ctx.app, { prices: true }, async (manager) => {
+      await manager.query('DELETE FROM card_market_prices');
+      let n = 0;
+      for (const [appId, names] of sets)
+        for (const name of names)
+          for (const type of ['normal', 'foil'] as const) {
+            n++;
+            const unlisted = appId === lastApp && name === `${appId}-Missing B` && type === 'normal';
+            await manager.query(
+              `INSERT INTO card_market_prices (app_id, badge_type, market_hash_name, lowest_price, buy_price, volume, updated_at)
+               VALUES ($1, $2, $3, $4, $5, 3, date_trunc('milliseconds', now()) - make_interval(mins => $6))`,
+              [appId, type, type === 'foil' ? `${name} (Foil)` : name, unlisted ? null : 3 + ((n * 37) % 200), unlisted ? null : 2, n % 50],
+            );
+          }
+    });
     // A normal badge of the whole set at level 3: two levels left.
     await ctx.dataSource.query(
       `INSERT INTO badges (badge_key, app_id, platform_badge_id, is_foil) VALUES ($1, $2, 1, false) ON CONFLICT (badge_key) DO NOTHING`,
@@ -245,5 +264,90 @@ describe('account.getCraftingPlan', () => {
     const byVanity = await plan({ vanity: { type: 'steam', value: 'PlanByVanity' }, limit: 100 });
     expect(byVanity.body).toEqual(byId.body);
     expect(byId.body.badges.length).toBeGreaterThan(0);
+  });
+
+  describe('following the change feed', () => {
+    /** A missing card of a priced badge of the plan, with its price as planned. */
+    const missingCard = async () => {
+      const badge = (await allBadges({ order: { by: 'appId' } })).find((b) => b.cost !== null && b.missingCards > 0)!;
+      const card = badge.cards.find((c) => c.held === 0)!;
+      return { appId: badge.appId, badgeType: badge.badgeType, name: card.marketHashName, price: card.lowestPrice! };
+    };
+    const plannedPrice = async (card: { appId: number; badgeType: string; name: string }) => {
+      const res = await plan({ id: { accountId }, filters: { appId: card.appId, badgeType: card.badgeType }, limit: 100 });
+      return (res.body.badges as Badge[])[0].cards.find((c) => c.marketHashName === card.name)!.lowestPrice;
+    };
+    /** Waits (up to 10 s) until the plan prices the card at `price`; resolves with how long it took (ms). */
+    const plannedWithin = async (card: { appId: number; badgeType: string; name: string }, price: number) => {
+      const started = Date.now();
+      while ((await plannedPrice(card)) !== price) {
+        if (Date.now() - started > 10_000) throw new Error(`the plan does not price ${card.name} at ${price} within 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return Date.now() - started;
+    };
+    /** The card's price written as another process (the pricing worker) writes it: row and entry in one transaction. */
+    const priceElsewhere = (card: { appId: number; badgeType: string; name: string }, price: number) =>
+      ctx.dataSource.transaction(async (manager) => {
+        await manager.query(
+          `UPDATE card_market_prices SET lowest_price = $4 WHERE app_id = $1 AND badge_type = $2 AND market_hash_name = $3`,
+          [card.appId, card.badgeType, card.name, price],
+        );
+        await ctx.app.get(ChangeFeed).record(manager, { kind: 'card-prices', payload: { appIds: [card.appId] } });
+      });
+
+    it('should plan with a price written after the books loaded within a poll, its nudge lost, without reloading', async () => {
+      const follower = ctx.app.get(ChangeFeedFollower);
+      const loads = follower.stateOf('card-quotes')!.loads;
+      const card = await missingCard();
+      // The nudge the writer would publish is lost: only the follower's poll (once a second) finds the entry.
+      expect(await killSubscribers(ctx.app.get<Redis>(REDIS), nudgeChannel(ctx.config))).toBe(1);
+      await priceElsewhere(card, card.price + 1_000);
+      expect(await plannedWithin(card, card.price + 1_000)).toBeLessThan(2_500);
+      expect(follower.stateOf('card-quotes')!.loads).toBe(loads);
+    });
+
+    it('should catch up from its position when its follower was stopped, and follow a set renamed', async () => {
+      const follower = ctx.app.get(ChangeFeedFollower);
+      const loads = ['card-quotes', 'card-sets'].map((name) => follower.stateOf(name)!.loads);
+      const card = await missingCard();
+      await follower.stop();
+      await priceElsewhere(card, card.price + 2_000);
+      await writeCatalogue(ctx.app, { sets: true, appIds: [card.appId] }, (manager) =>
+        manager.query(`UPDATE apps SET name = 'Renamed while deaf' WHERE app_id = $1`, [card.appId]),
+      );
+      // Deaf, it plans from the quotes it holds.
+      expect(await plannedPrice(card)).toBe(card.price);
+      follower.start();
+      await plannedWithin(card, card.price + 2_000);
+      const renamed = await plan({ id: { accountId }, filters: { appId: card.appId }, limit: 100 });
+      expect((renamed.body.badges as { appName: string }[]).every((b) => b.appName === 'Renamed while deaf')).toBe(true);
+      expect(['card-quotes', 'card-sets'].map((name) => follower.stateOf(name)!.loads)).toEqual(loads);
+    });
+
+    it('should plan with the set and quotes the worker’s own writers store (AppCardSets, AppPricer)', async () => {
+      await ctx.startWorker();
+      const worker = ctx.worker!;
+      // The platform's set of the app, then its quotes, as the pricing job reads and stores them.
+      const { hashNames } = await worker.get(AppCardSets).refresh(wholeApp);
+      const pricer = worker.get(AppPricer);
+      const names = await pricer.cardNames(wholeApp);
+      expect(names).toEqual(hashNames);
+      const quotes = await pricer.read(wholeApp, names);
+      await pricer.store(wholeApp, quotes, new Date());
+      const expected = names.map((name) => quotes.cards.find((c) => c.badgeType === 'normal' && c.marketHashName === name)!.lowestPrice);
+      const planned = async () => {
+        const res = await plan({ id: { accountId }, filters: { appId: wholeApp, badgeType: 'normal' } });
+        return (res.body.badges as Badge[])[0].cards.map((card) => [card.marketHashName, card.lowestPrice]);
+      };
+      const started = Date.now();
+      while (JSON.stringify(await planned()) !== JSON.stringify(names.map((name, i) => [name, expected[i]]))) {
+        if (Date.now() - started > 10_000)
+          throw new Error(`not planned from the stored set and quotes: ${JSON.stringify(await planned())}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // The worker nudges through Redis; its entries would be found by the next poll anyway (a second).
+      expect(Date.now() - started).toBeLessThan(2_500);
+    });
   });
 });

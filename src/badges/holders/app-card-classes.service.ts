@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { CatalogueChange } from '../../change-feed/change-entry';
+import { ChangeFeed } from '../../change-feed/change-feed';
 import { DerivedState, DerivedStateKeeper } from '../../derived/derived-state';
 
 /** A normal card class of an app in an inventory (`inventory_items` rows of kind `card`). */
@@ -23,7 +25,10 @@ const keyOf = (card: CardClass) => `${card.appId}\u0000${card.classId}`;
 @Injectable()
 @DerivedState('app-card-classes')
 export class AppCardClasses implements DerivedStateKeeper {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly feed: ChangeFeed,
+  ) {}
 
   /** Counts the classes an inventory gained and lost (each list distinct per class). */
   async apply(manager: EntityManager, before: CardClass[], after: CardClass[]): Promise<void> {
@@ -46,8 +51,10 @@ export class AppCardClasses implements DerivedStateKeeper {
     // One statement: the classes' new owner counts come back from the upsert (each row's new count minus this
     // update's delta is its count before, read under the row's lock, so concurrent writers add up), and each app's
     // count of classes with owners moves by the classes that crossed zero. Every writer locks its class rows before
-    // its apps' count rows, both in key order, so no two writers wait on each other in a cycle.
-    await manager.query(
+    // its apps' count rows, both in key order, so no two writers wait on each other in a cycle. It answers the apps
+    // of an unread set (no `cards`, no names) whose classes left or reached zero: those a plan counts as unknown sets,
+    // or no longer does (CardSetBook), recorded in the change feed with the update.
+    const moved: { app_id: number }[] = await manager.query(
       `WITH delta AS (
          SELECT * FROM unnest($1::int[], $2::text[], $3::int[]) AS d(app_id, class_id, owners)
        ), counted AS (
@@ -59,12 +66,19 @@ export class AppCardClasses implements DerivedStateKeeper {
          SELECT n.app_id, sum(CASE WHEN n.owners > 0 AND n.owners - d.owners <= 0 THEN 1
                                    WHEN n.owners <= 0 AND n.owners - d.owners > 0 THEN -1 ELSE 0 END)::int AS classes
            FROM counted n JOIN delta d USING (app_id, class_id) GROUP BY n.app_id
+       ), counts AS (
+         INSERT INTO app_card_counts AS k (app_id, classes)
+         SELECT app_id, classes FROM crossed WHERE classes <> 0 ORDER BY app_id
+         ON CONFLICT (app_id) DO UPDATE SET classes = k.classes + EXCLUDED.classes
+         RETURNING k.app_id, k.classes, k.cards IS NULL AND k.card_names IS NULL AS unread
        )
-       INSERT INTO app_card_counts AS k (app_id, classes)
-       SELECT app_id, classes FROM crossed WHERE classes <> 0 ORDER BY app_id
-       ON CONFLICT (app_id) DO UPDATE SET classes = k.classes + EXCLUDED.classes`,
+       SELECT n.app_id FROM counts n JOIN crossed x USING (app_id) WHERE n.unread AND (n.classes > 0) <> (n.classes - x.classes > 0)`,
       [rows.map((r) => r.appId), rows.map((r) => r.classId), rows.map((r) => r.owners)],
     );
+    if (moved.length) {
+      const change: CatalogueChange = { appIds: moved.map((row) => row.app_id) };
+      await this.feed.record(manager, { kind: 'card-sets', payload: { ...change } });
+    }
   }
 
   /** Recomputes the classes and their counts from `inventory_items` (see PlatformTotals.rebuild for the locking). */
@@ -80,6 +94,9 @@ export class AppCardClasses implements DerivedStateKeeper {
          SELECT app_id, count(*) FROM app_card_classes WHERE owners > 0 GROUP BY app_id
          ON CONFLICT (app_id) DO UPDATE SET classes = EXCLUDED.classes`,
       );
+      // Any unread set may have turned plannable or not: the planners read every set again.
+      await this.feed.record(manager, { kind: 'card-sets' });
     });
+    await this.feed.nudge();
   }
 }

@@ -20,14 +20,12 @@
  * - **A new consumer** starts at the horizon of its first round: it does not replay the feed's history.
  */
 import Redis from 'ioredis';
-import { Subscription } from 'rxjs';
 import { DataSource, QueryRunner } from 'typeorm';
 import { JsonLogger } from '../../common/logging/json-logger';
-import { RedisChannel } from '../../common/redis/redis-channel';
 import { AppConfig } from '../../config/app-config';
-import { FeedEntry, Nudge, nudgeChannel } from '../change-entry';
-import { POLL_MS } from '../change-feed-follower';
+import { FeedEntry } from '../change-entry';
 import { FeedCursor, FeedPosition } from '../feed-cursor';
+import { FeedPollLoop } from '../feed-poll-loop';
 import { FeedReader } from '../feed-reader';
 
 /** Key class of the consumers' advisory locks (`pg_try_advisory_xact_lock(class, hashtext(name))`). */
@@ -44,12 +42,7 @@ export interface FeedHandler {
 export class DurableFeedConsumer {
   private readonly logger = new JsonLogger('FeedConsumer');
   private readonly reader: FeedReader;
-  private readonly nudges: RedisChannel<Nudge>;
-  private listening: Subscription | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
-  private polling: Promise<void> | null = null;
-  private pollAgain = false;
+  private readonly loop: FeedPollLoop;
   private failing = false;
   /** The cursor this process last stored, with the entries it handled early; dropped when another process moved on. */
   private cursor: FeedCursor | null = null;
@@ -63,43 +56,27 @@ export class DurableFeedConsumer {
     private readonly handler: FeedHandler,
   ) {
     this.reader = new FeedReader(dataSource);
-    this.nudges = new RedisChannel(redis, nudgeChannel(config));
+    this.loop = new FeedPollLoop(redis, config, () => this.round());
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.timer = setInterval(() => void this.poll(), POLL_MS).unref();
-    this.listening = this.nudges.listen().subscribe(() => void this.poll());
-    void this.poll();
+    this.loop.start();
   }
 
   /** Stops after the round under way; the position stored is where the next start (here or elsewhere) goes on. */
-  async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearInterval(this.timer);
-    this.listening?.unsubscribe();
-    await this.nudges.close();
-    await this.polling;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  /** One round at a time; one asked for meanwhile runs right after (its entry may have committed after the read). */
+  /** A round now, or right after the one under way (FeedPollLoop: one at a time). */
   poll(): Promise<void> {
-    if (!this.running) return Promise.resolve();
-    if (this.polling) {
-      this.pollAgain = true;
-      return this.polling;
-    }
-    this.polling = this.round().finally(() => {
-      const again = this.pollAgain && this.running;
-      [this.polling, this.pollAgain] = [null, false];
-      if (again) void this.poll();
-    });
-    return this.polling;
+    return this.loop.poll();
   }
 
-  private async round(): Promise<void> {
+  /** One round; true when it did not hand on every entry there was. */
+  private async round(): Promise<boolean> {
     const runner = this.dataSource.createQueryRunner();
+    let more = false;
     try {
       await runner.connect();
       await runner.startTransaction();
@@ -107,7 +84,7 @@ export class DurableFeedConsumer {
         CONSUMER_LOCKS,
         this.handler.name,
       ]);
-      if (locked) await this.consume(runner);
+      if (locked) more = await this.consume(runner);
       await runner.commitTransaction();
       if (this.failing) this.logger.log({ msg: 'the feed consumer handles entries again', consumer: this.handler.name });
       this.failing = false;
@@ -120,10 +97,14 @@ export class DurableFeedConsumer {
     } finally {
       await runner.release();
     }
+    return more;
   }
 
-  /** Under the lock: the entries after the stored position handled, and the position moved past them. */
-  private async consume(runner: QueryRunner): Promise<void> {
+  /**
+   * Under the lock: the entries after the stored position handled, and the position moved past them; true when the
+   * read did not reach every entry there was.
+   */
+  private async consume(runner: QueryRunner): Promise<boolean> {
     const stored = await this.storedPosition(runner);
     const cursor = this.cursor && samePosition(this.cursor.position, stored) ? this.cursor : new FeedCursor(stored);
     const read = await this.reader.read(cursor.position);
@@ -138,7 +119,7 @@ export class DurableFeedConsumer {
     }
     // Past a pruning, the entries still there are handled as if none had gone (the lost ones cannot be).
     const step = cursor.step({ ...read, pruned: null });
-    if (step.gone) return;
+    if (step.gone) return false;
     if (step.apply.length) await this.handler.handle(step.apply);
     if (!samePosition(step.next.position, stored)) {
       await runner.query('UPDATE change_feed_consumers SET xid = $2, id = $3, updated_at = now() WHERE name = $1', [
@@ -148,7 +129,7 @@ export class DurableFeedConsumer {
       ]);
     }
     this.cursor = step.next;
-    this.pollAgain ||= !step.complete;
+    return !step.complete;
   }
 
   /** The stored position; a consumer's first round stores the horizon of now (it starts from the present). */
