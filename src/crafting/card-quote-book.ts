@@ -1,9 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { appsOf, FeedEntry } from '../change-feed/change-entry';
-import { ChangeFeedFollower } from '../change-feed/change-feed-follower';
 import { CatalogueBook } from './catalogue-book';
 import { CraftingBadgeType } from './dto/crafting-plan.dto';
 import { Quote, quoteKey } from './crafting-plan';
@@ -34,14 +30,6 @@ interface QuoteRow {
 export class CardQuoteBook extends CatalogueBook<Map<string, Quote>> {
   readonly name = 'card-quotes';
   private quotes = new Map<string, Quote>();
-
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    follower: ChangeFeedFollower,
-    adapterHost: HttpAdapterHost,
-  ) {
-    super(follower, adapterHost);
-  }
 
   async load(): Promise<void> {
     const quotes = new Map<string, Quote>();

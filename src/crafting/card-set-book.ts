@@ -1,9 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { appsOf, FeedEntry } from '../change-feed/change-entry';
-import { ChangeFeedFollower } from '../change-feed/change-feed-follower';
 import { foilNameOf } from '../pricing/app-pricer.service';
 import { CatalogueBook } from './catalogue-book';
 import { DEFAULT_XP_PER_LEVEL, quoteKey } from './crafting-plan';
@@ -61,14 +57,6 @@ const APPS_SETS = setsOf('= ANY($1::int[])');
 export class CardSetBook extends CatalogueBook<Map<number, CardSet>> {
   readonly name = 'card-sets';
   private sets = new Map<number, CardSet>();
-
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    follower: ChangeFeedFollower,
-    adapterHost: HttpAdapterHost,
-  ) {
-    super(follower, adapterHost);
-  }
 
   async load(): Promise<void> {
     const sets = new Map<number, CardSet>();

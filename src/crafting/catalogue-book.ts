@@ -1,5 +1,7 @@
-import { OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { FeedEntry } from '../change-feed/change-entry';
 import { ChangeFeedFollower, Projection } from '../change-feed/change-feed-follower';
 
@@ -15,6 +17,7 @@ import { ChangeFeedFollower, Projection } from '../change-feed/change-feed-follo
  * catalogue is written by the pricing worker on its own schedule, so no client writes and then reads its own change,
  * and a plan should not wait for a poll that other processes' updates keep busy.
  */
+@Injectable()
 export abstract class CatalogueBook<T> implements Projection, OnApplicationBootstrap {
   abstract readonly name: string;
   private attached = false;
@@ -22,6 +25,7 @@ export abstract class CatalogueBook<T> implements Projection, OnApplicationBoots
   private waiting: (() => void)[] = [];
 
   constructor(
+    @InjectDataSource() protected readonly dataSource: DataSource,
     private readonly follower: ChangeFeedFollower,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
