@@ -8,6 +8,7 @@ import { SetPrice, setPriceOf } from '../../src/pricing/set-price';
 import { openSse, SseConnection } from '../support/sse';
 import { PipelineContext, startPipeline } from '../support/pipeline';
 import { freePort } from '../support/ports';
+import { REDIS_URL } from '../support/stores';
 import { startTestApp, TestContext } from '../support/test-app';
 import { entrypoint } from '../support/entrypoints';
 
@@ -243,6 +244,8 @@ describe('market pricing through the running service', () => {
         PORT: String(port),
         SIMULATOR_PORT: String(simulatorPort),
         DATABASE_URL: ctx.config.databaseUrl,
+        // The context's Redis database, which its close() clears (the default, database 0, is nobody's to clean).
+        REDIS_URL,
         REDIS_PREFIX: ctx.config.redisPrefix,
         LOG_LEVEL: 'warn',
         PRICING_INTERVAL_MS: String(intervalMs),
