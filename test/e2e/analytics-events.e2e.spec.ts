@@ -69,6 +69,26 @@ describe('analytics.trackEvent', () => {
     expect(after.total24h - before.total24h).toBe(2);
     const trending = await ctx.http().post('/v1/account.getTrending').send({ window: '24h', limit: 5 }).expect(200);
     expect(trending.body.accounts.find((row: { accountId: number }) => row.accountId === 2)).toMatchObject({ uniqueViews: 2 });
+    // Account 2 chooses to be hidden, then shown again: trending for nobody meanwhile. The API holds who is hidden in its
+    // card replica, from the change feed; a read waits for the change its own process nudged.
+    const owner = (await ctx.session(2)).sessionToken;
+    const hide = (hidden: boolean) =>
+      ctx
+        .http()
+        .post('/v1/account.updateSettings')
+        .set('Authorization', `Bearer ${owner}`)
+        .send({ hidden, language: 'en', vanity: null })
+        .expect(204);
+    const trendingIds = async () =>
+      (
+        (await ctx.http().post('/v1/account.getTrending').send({ window: '24h', limit: 5 }).expect(200)).body.accounts as {
+          accountId: number;
+        }[]
+      ).map((row) => row.accountId);
+    await hide(true);
+    expect(await trendingIds()).not.toContain(2);
+    await hide(false);
+    expect(await trendingIds()).toContain(2);
     // A profile the service does not track gets no counters.
     const untracked = await track(frontendKey, { type: 'profile_view', payload: { accountId: 999 } }).expect(200);
     expect(untracked.body).toMatchObject({ ok: false });

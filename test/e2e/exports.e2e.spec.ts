@@ -94,8 +94,15 @@ describe('account.export and leaderboard.export', () => {
     for (let accountId = 2; accountId <= 31; accountId++)
       await ctx.http().post('/v1/account.queueUpdate').set('Authorization', `Bearer ${reader}`).send({ id: { accountId } }).expect(204);
     for (let accountId = 2; accountId <= 31; accountId++) await ctx.waitForCompletion(accountId, reader, 20_000);
-    // One account chose to be hidden: left out of exports as it is nulled out of the windows.
-    await ctx.dataSource.query(`INSERT INTO account_settings (account_id, email, hidden) VALUES (5, 'x@users.invalid', true)`);
+    // One account chose to be hidden (its own session, as the web app does): left out of exports as it is nulled out of
+    // the windows.
+    const { sessionToken } = await ctx.session(5);
+    await ctx
+      .http()
+      .post('/v1/account.updateSettings')
+      .set('Authorization', `Bearer ${sessionToken}`)
+      .send({ hidden: true, language: 'en', vanity: null })
+      .expect(204);
     // Account 2's crafting plan: written before any plan is made (the planner holds the sets in process), with the
     // worker stopped so no pricing job rewrites them. Four games of its library get a set of three cards (names no
     // inventory holds); every card is quoted but one, never listed, of the first app whose normal badge is planned.

@@ -382,12 +382,13 @@ describe('answers that mean what they say', () => {
         ORDER BY e1.x, e2.y, e1.y LIMIT 1`,
     );
     expect(trio).toBeDefined();
-    const hide = (accountId: number, hidden: boolean) =>
-      ctx.dataSource.query(
-        `INSERT INTO account_settings (account_id, email, hidden) VALUES ($1, $3, $2)
-         ON CONFLICT (account_id) DO UPDATE SET hidden = $2`,
-        [accountId, hidden, `hidden-${accountId}@users.invalid`],
-      );
+    // As the account itself hides: its own session, its other settings as they are. The API's card replica learns it
+    // from the change feed (no statement of the path's own asks).
+    const hide = async (accountId: number, hidden: boolean) => {
+      const { sessionToken } = await ctx.session(accountId);
+      const settings = (await post('account.getSettings', {}, sessionToken).expect(200)).body;
+      await post('account.updateSettings', { hidden, language: settings.language, vanity: settings.vanity }, sessionToken).expect(204);
+    };
     const find = async () =>
       (
         await post('account.findFriendPath', {

@@ -20,9 +20,14 @@ import { CARD_TOKENS_TEXT, cardTextOfTokens } from './card-tokens';
  * accounts) costs no statement. The card statement was a third of a friend path's CPU at a million accounts, and its
  * random accounts are not the ones a cache of recent cards holds (docs/performance-history.md, "A card replica").
  *
+ * Beside the cards, which accounts chose to be hidden (`account_settings.hidden`, a few of them): the listings that
+ * answer from the replica (the friend path, the most viewed) withhold those, and a statement of their own to ask was
+ * most of the gap between them and the same reads before hidden accounts were withheld (docs/performance.md).
+ *
  * A projection of the change feed (src/change-feed): loaded in batches of LOAD_BATCH, then each entry that changes a
- * card has those cards read again (one statement per batch read); a read waits for the changes nudged before it.
- * While not live `texts` answers null and the caller asks PostgreSQL, as for an account not held.
+ * card (or whether an account is hidden) has those read again (one statement each per batch read); a read waits for
+ * the changes nudged before it. While not live `texts` and `hiddenAmong` answer null and the caller asks PostgreSQL,
+ * as for an account not held.
  */
 const LOAD_BATCH = 20_000;
 
@@ -30,6 +35,13 @@ const LOAD_BATCH = 20_000;
 const CARD_KINDS = new Set(['update-run', 'donation', 'role', 'account-added', 'rows-changed']);
 const changesCard = (entry: FeedEntry) =>
   CARD_KINDS.has(entry.kind) || (entry.kind === 'settings' && (entry.payload?.vanity === true || entry.payload?.location === true));
+
+/** The entries that may change whether an account is hidden. */
+const HIDDEN_KINDS = new Set(['account-added', 'rows-changed']);
+const changesHidden = (entry: FeedEntry) => HIDDEN_KINDS.has(entry.kind) || (entry.kind === 'settings' && entry.payload?.hidden === true);
+
+const HIDDEN_SQL = 'SELECT account_id FROM account_settings WHERE hidden';
+const HIDDEN_OF_IDS_SQL = `${HIDDEN_SQL} AND account_id = ANY($1)`;
 
 const CARD_ROWS = (accounts: (alias: string) => string) =>
   `SELECT a.account_id AS id, ${CARD_TOKENS_TEXT} AS tokens, cr.roles
@@ -51,6 +63,7 @@ export class CardReplica implements OnApplicationBootstrap, Projection {
   private readonly logger = new JsonLogger('CardReplica');
   private tokens = new Map<number, string>();
   private roles = new Map<number, RoleRecord[]>();
+  private hidden = new Set<number>();
   private live = false;
 
   constructor(
@@ -81,6 +94,14 @@ export class CardReplica implements OnApplicationBootstrap, Projection {
     return texts;
   }
 
+  /** Which of `ids` chose to be hidden, with every change nudged before this call applied; null while not live. */
+  async hiddenAmong(ids: readonly number[]): Promise<Set<number> | null> {
+    if (!this.live) return null;
+    await this.feed.settled();
+    if (!this.live) return null;
+    return new Set(ids.filter((id) => this.hidden.has(id)));
+  }
+
   /**
    * The tokens held for an account now (card-tokens.ts), waiting for nothing; null while not live or not held. For a
    * reader that checks their version against the row it reads itself (the profile).
@@ -102,7 +123,7 @@ export class CardReplica implements OnApplicationBootstrap, Projection {
   setLive(live: boolean): void {
     this.live = live;
     // Nothing reads them until a load replaces them.
-    if (!live) [this.tokens, this.roles] = [new Map(), new Map()];
+    if (!live) [this.tokens, this.roles, this.hidden] = [new Map(), new Map(), new Set()];
   }
 
   async load(): Promise<void> {
@@ -115,20 +136,31 @@ export class CardReplica implements OnApplicationBootstrap, Projection {
       for (const row of await queryWithoutJit<CardRow>(this.dataSource, CARDS_IN_RANGE_SQL, [after, last])) hold(row, tokens, roles);
       after = last;
     }
-    [this.tokens, this.roles] = [tokens, roles];
-    this.logger.log({ msg: 'card replica loaded', cards: tokens.size, ms: Date.now() - started });
+    const hidden = await this.hiddenOf(HIDDEN_SQL);
+    [this.tokens, this.roles, this.hidden] = [tokens, roles, hidden];
+    this.logger.log({ msg: 'card replica loaded', cards: tokens.size, hidden: hidden.size, ms: Date.now() - started });
   }
 
-  /** Reads the cards the entries changed again (one statement for all of them). */
+  /** Reads the cards and hidden flags the entries changed again (a statement for each, for all of them). */
   async apply(entries: readonly FeedEntry[]): Promise<void> {
-    const ids = accountsOf(entries, changesCard);
-    if (!ids.length) return;
-    const rows: CardRow[] = await this.dataSource.query(CARDS_OF_IDS_SQL, [ids]);
+    const [ids, hiddenIds] = [accountsOf(entries, changesCard), accountsOf(entries, changesHidden)];
+    const [rows, hidden] = await Promise.all([
+      ids.length ? (this.dataSource.query(CARDS_OF_IDS_SQL, [ids]) as Promise<CardRow[]>) : [],
+      hiddenIds.length ? this.hiddenOf(HIDDEN_OF_IDS_SQL, [hiddenIds]) : new Set<number>(),
+    ]);
     for (const id of ids) {
       this.tokens.delete(id);
       this.roles.delete(id);
     }
     for (const row of rows) hold(row, this.tokens, this.roles);
+    for (const id of hiddenIds)
+      if (hidden.has(id)) this.hidden.add(id);
+      else this.hidden.delete(id);
+  }
+
+  private async hiddenOf(sql: string, params: unknown[] = []): Promise<Set<number>> {
+    const rows: { account_id: number }[] = await this.dataSource.query(sql, params);
+    return new Set(rows.map((row) => row.account_id));
   }
 }
 

@@ -135,9 +135,14 @@ export class LeaderboardAccountsService {
     return { cards, hidden: new Set(row.hidden) };
   }
 
-  /** Which of the accounts chose to be hidden (`account_settings.hidden`): one primary-key probe per id. */
+  /**
+   * Which of the accounts chose to be hidden (`account_settings.hidden`): from the card replica while it is in step
+   * (no statement), else one primary-key probe per id.
+   */
   async hiddenAmong(accountIds: number[]): Promise<Set<number>> {
     if (!accountIds.length) return new Set();
+    const held = await this.replica.hiddenAmong(accountIds);
+    if (held) return held;
     // The ids as one array literal, not a JS array: pg's serializer builds one string per element, and the exports
     // (a thousand ids a batch) found those promoted to the old generation (docs/performance.md, "Exports").
     const rows: { account_id: number }[] = await this.accounts.query(
