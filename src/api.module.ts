@@ -48,9 +48,7 @@ import { MaintenanceModule } from './maintenance/maintenance.module';
 import { LocationsModule } from './locations/locations.module';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { CraftingModule } from './crafting/crafting.module';
-import { LoggerModule } from 'nestjs-pino';
-import { RequestContextMiddleware, requestLogParams } from './common/logging/request-log';
-import { ServiceMetrics } from './common/metrics/service-metrics';
+import { RequestLogMiddleware } from './common/logging/request-log';
 
 /** The HTTP process: the area modules' controllers behind the global guard, pipe and filter. */
 @Module({})
@@ -61,8 +59,6 @@ export class ApiModule implements NestModule {
       imports: [
         CoreModule.forRoot(config),
         MetricsModule.forRoot('api'),
-        // The request's id and log line (pino-http, common/logging/request-log.ts): its middleware runs first.
-        LoggerModule.forRootAsync({ inject: [ServiceMetrics], useFactory: requestLogParams }),
         QueueModule,
         AuthModule,
         StreamTicketsModule,
@@ -118,8 +114,8 @@ export class ApiModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    // After pino-http (LoggerModule's, an imported module's middleware runs first): the request's id in context before
-    // anything else, so that everything after it (the body's errors too) is logged under the id.
-    consumer.apply(RequestContextMiddleware, JsonBodyMiddleware).forRoutes('*');
+    // The request's id, log line and context first (common/logging/request-log.ts), so that everything after it (the
+    // body's errors too) is logged under the id.
+    consumer.apply(RequestLogMiddleware, JsonBodyMiddleware).forRoutes('*');
   }
 }

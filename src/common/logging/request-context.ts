@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * The id of the request being served (pino-http's), carried across its awaits (RequestContextMiddleware, request-log.ts,
+ * The id of the request being served (pino-http's), carried across its awaits (RequestLogMiddleware, request-log.ts,
  * runs the rest of the request inside `requestContext`). Every log line written meanwhile carries it (pino.ts's mixin),
  * also lines of loggers that never saw the request (JsonLogger), and a problem answer quotes it.
  */
