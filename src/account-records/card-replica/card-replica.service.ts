@@ -21,8 +21,8 @@ import { CARD_TOKENS_TEXT, cardTextOfTokens } from './card-tokens';
  * random accounts are not the ones a cache of recent cards holds (docs/performance-history.md, "A card replica").
  *
  * Beside the cards, which accounts chose to be hidden (`account_settings.hidden`, a few of them): the listings that
- * answer from the replica (the friend path, the most viewed) withhold those, and a statement of their own to ask was
- * most of the gap between them and the same reads before hidden accounts were withheld (docs/performance.md).
+ * answer from the replica (the friend path, the most viewed, exports) withhold those, and asking PostgreSQL cost them
+ * a statement per answer (docs/performance-history.md, "Who is hidden, from the card replica").
  *
  * A projection of the change feed (src/change-feed): loaded in batches of LOAD_BATCH, then each entry that changes a
  * card (or whether an account is hidden) has those read again (one statement each per batch read); a read waits for
