@@ -96,18 +96,14 @@ async function main(): Promise<void> {
         await measure(warm, p.port, p.token, Number.MAX_SAFE_INTEGER, warmupSeconds, timeoutMs);
         await cancelLeftovers(p.databaseUrl);
       }
-      const requests = pair[1].call.total ?? total;
-      // A fixed set of requests (the friend path's pairs) alternates too, in rounds of at least 100 (smaller ones would
-      // measure mostly the ramp of 16 in flight): --pairs 1000 gives it all 8 rounds.
-      const n = pair[1].call.total ? Math.max(1, Math.min(rounds, Math.floor(requests / 100))) : rounds;
-      const per = Math.ceil(requests / n);
+      const per = Math.ceil(total / rounds);
       const samples: Sample[][] = [[], []];
       const cpu = [zero(), zero()];
       const pools = pair.map(({ p, call }) => connections(p.port, call.concurrency ?? CONCURRENCY));
-      for (let round = 0, from = 0; round < n && from < requests; round++, from += per) {
-        const size = Math.min(per, requests - from);
+      for (let round = 0, from = 0; round < rounds && from < total; round++, from += per) {
+        const size = Math.min(per, total - from);
         for (const [i, { p, call }] of pair.entries()) {
-          const run = () => sample(call, p.port, p.token, from, size, seconds / n, timeoutMs, pools[i]);
+          const run = () => sample(call, p.port, p.token, from, size, seconds / rounds, timeoutMs, pools[i]);
           samples[i].push(await metered(p.api, cpu[i], run));
         }
       }

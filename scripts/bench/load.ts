@@ -12,8 +12,6 @@ export interface Call {
   method: 'GET' | 'POST';
   path: string;
   body?: (i: number) => unknown;
-  /** A fixed number of requests (findFriendPath: 200 pairs) instead of --requests. */
-  total?: number;
   /** Requests in flight (default CONCURRENCY): 1 measures a request's own latency, with no queueing behind others. */
   concurrency?: number;
   /**

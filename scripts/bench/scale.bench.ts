@@ -127,10 +127,9 @@ async function main(): Promise<void> {
       await measure(warmCall, port, token, Number.MAX_SAFE_INTEGER, warmupSeconds, timeoutMs);
       await cancelLeftovers(databaseUrl);
       // The host's speed drifts by tens of percent within minutes: `/health` is measured in rounds alternating with
-      // the operation's (one round for the fixed-size ones), and the "adjacent" ratios compare the two.
-      const rounds = call.total ? 1 : INTERLEAVED_ROUNDS;
+      // the operation's, and the "adjacent" ratios compare the two.
       const factor = call.throughputBar ? THROUGHPUT_FACTOR : 1;
-      const run = await interleaved(api, call, port, token, call.total ?? total * factor, rounds, seconds * factor, timeoutMs);
+      const run = await interleaved(api, call, port, token, total * factor, INTERLEAVED_ROUNDS, seconds * factor, timeoutMs);
       await cancelLeftovers(databaseUrl);
       measured.push({ name: call.name, m: run.m, cpu: run.cpu, adjacent: { m: run.health, cpu: run.healthCpu } });
       process.stdout.write(`  measured ${call.name}\n`);

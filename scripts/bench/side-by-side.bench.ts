@@ -114,19 +114,19 @@ export async function sideBySide(o: SideBySideOptions): Promise<Record<string, s
         await measure(warm, s.port, s.token, Number.MAX_SAFE_INTEGER, warmupSeconds, timeoutMs);
         await cancelLeftovers(databaseUrl);
       }
-      const requests = call.total ?? total;
-      const n = call.total ? Math.max(1, Math.min(rounds, Math.floor(requests / 100))) : rounds;
-      const per = Math.ceil(requests / n);
+      const per = Math.ceil(total / rounds);
       const samples: Sample[][] = serving.map(() => []);
       const cpu = serving.map(zero);
       const pools = serving.map((s) => connections(s.port, call.concurrency ?? CONCURRENCY));
-      for (let round = 0, from = 0; round < n && from < requests; round++, from += per) {
-        const size = Math.min(per, requests - from);
+      for (let round = 0, from = 0; round < rounds && from < total; round++, from += per) {
+        const size = Math.min(per, total - from);
         // Each round starts with the next tree, so none is always measured first (right after another's load).
         for (let k = 0; k < serving.length; k++) {
           const i = (round + k) % serving.length;
           const s = serving[i];
-          samples[i].push(await metered(s.api, cpu[i], () => sample(call, s.port, s.token, from, size, seconds / n, timeoutMs, pools[i])));
+          samples[i].push(
+            await metered(s.api, cpu[i], () => sample(call, s.port, s.token, from, size, seconds / rounds, timeoutMs, pools[i])),
+          );
         }
       }
       await Promise.all(pools.map((pool) => pool.destroy()));
